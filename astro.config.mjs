@@ -1,0 +1,34 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+import sitemap from '@astrojs/sitemap';
+import { readFileSync } from 'node:fs';
+
+const site = JSON.parse(readFileSync(new URL('./content/site.json', import.meta.url), 'utf8'));
+
+// The site builder passes the release directory and public origin through the environment so
+// that every build lands in its own release folder (see server/domains/site-build).
+export default defineConfig({
+  srcDir: './site',
+  publicDir: './site/public',
+  outDir: process.env.ASTRO_OUT_DIR ?? './dist',
+  site: process.env.PUBLIC_SITE_URL ?? site.baseUrl,
+  output: 'static',
+  trailingSlash: 'never',
+  build: { format: 'file' },
+  integrations: [
+    react(),
+    sitemap({ filter: (page) => !/\/(login|404|video-history|blog-admin|admin)$/.test(page) }),
+  ],
+  vite: {
+    // `npm run dev` runs the API apart and proxies to it (scripts/dev.ts).
+    server: process.env.API_PROXY_TARGET
+      ? {
+          proxy: {
+            '/api': process.env.API_PROXY_TARGET,
+            '/auth': process.env.API_PROXY_TARGET,
+          },
+        }
+      : {},
+  },
+});

@@ -1,0 +1,45 @@
+/**
+ * `npm run dev`: the API with --watch on port 4322 (no static serving) and Astro's dev server on
+ * 4321, which proxies /api and /auth to it, so pages hot-reload and calls stay same-origin.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const apiPort = process.env.API_PORT ?? '4322';
+const children: ChildProcess[] = [];
+
+const start = (args: string[], env: Record<string, string>) => {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  child.on('exit', (code) => {
+    for (const other of children) if (other !== child) other.kill('SIGTERM');
+    process.exit(code ?? 0);
+  });
+  children.push(child);
+};
+
+start(['--watch-path=server', '--watch-path=content', 'server/main.ts'], {
+  PORT: apiPort,
+  SERVE_SITE: 'false',
+});
+start(
+  [
+    path.join(root, 'node_modules/astro/bin/astro.mjs'),
+    'dev',
+    '--port',
+    process.env.PORT ?? '4321',
+  ],
+  {
+    API_PROXY_TARGET: `http://127.0.0.1:${apiPort}`,
+  },
+);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const child of children) child.kill(signal);
+  });
+}

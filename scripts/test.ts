@@ -1,0 +1,97 @@
+/**
+ * `npm test`: formatter, linter, type checks, Vitest (unit + API, on PGlite and, with
+ * TEST_DATABASE_URL, PostgreSQL) and Playwright (e2e on Debian's Chromium). Every step runs even
+ * when an earlier one fails; the last line is `N passed, N failed` summed over all of them.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const out = path.join(root, '.test-output');
+mkdirSync(out, { recursive: true });
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
+
+let passed = 0;
+let failed = 0;
+const lines: string[] = [];
+
+function run(
+  label: string,
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): boolean {
+  console.log(`\n▶ ${label}: ${path.basename(cmd)} ${args.join(' ')}`);
+  const result = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  return result.status === 0;
+}
+
+function check(label: string, cmd: string, args: string[]): void {
+  const ok = run(label, cmd, args);
+  if (ok) passed += 1;
+  else failed += 1;
+  lines.push(`${ok ? '✓' : '✗'} ${label}`);
+}
+
+check('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
+check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+check('types (tsc)', bin('tsc'), ['--noEmit', '-p', '.']);
+check('types (astro check)', bin('astro'), ['check', '--tsconfig', 'tsconfig.site.json']);
+
+// Vitest
+const vitestJson = path.join(out, 'vitest.json');
+rmSync(vitestJson, { force: true });
+const vitestOk = run('unit + api tests', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
+if (existsSync(vitestJson)) {
+  const report = JSON.parse(readFileSync(vitestJson, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numTotalTestSuites: number;
+    numFailedTestSuites: number;
+  };
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  // A suite that fails to load has no failed tests of its own: count it so it cannot hide.
+  if (!vitestOk && report.numFailedTests === 0) failed += Math.max(1, report.numFailedTestSuites);
+  lines.push(
+    `${vitestOk ? '✓' : '✗'} vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed`,
+  );
+} else {
+  failed += 1;
+  lines.push('✗ vitest: no report');
+}
+
+// Playwright
+const pwJson = path.join(out, 'playwright.json');
+rmSync(pwJson, { force: true });
+const pwOk = run('e2e tests', bin('playwright'), ['test', '--reporter=list,json'], {
+  PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+});
+if (existsSync(pwJson)) {
+  const report = JSON.parse(readFileSync(pwJson, 'utf8')) as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    errors?: unknown[];
+  };
+  const { expected, unexpected, flaky } = report.stats;
+  passed += expected + flaky;
+  failed += unexpected;
+  if (!pwOk && unexpected === 0) failed += Math.max(1, report.errors?.length ?? 1);
+  lines.push(`${pwOk ? '✓' : '✗'} playwright: ${expected + flaky} passed, ${unexpected} failed`);
+} else {
+  failed += 1;
+  lines.push('✗ playwright: no report');
+}
+
+console.log(`\n${lines.join('\n')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

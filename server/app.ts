@@ -1,0 +1,150 @@
+/**
+ * buildApp(config) → a ready Fastify instance. Tests call it and use `inject`; server/main.ts
+ * adds `listen`. Dependencies with outside effects (database, Google, mailer) can be passed in.
+ */
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from './config.ts';
+import { authPlugin } from './core/auth.ts';
+import { openDatabase, type Database } from './core/db.ts';
+import { errorsPlugin } from './core/errors.ts';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mailer.ts';
+import { securityPlugin } from './core/security.ts';
+import { loadLiveRelease, staticSitePlugin, type LiveRelease } from './core/static-site.ts';
+import { HealthResponse } from './contracts/common.ts';
+import { createGoogleIdentity } from './domains/accounts/google-identity.ts';
+import { accountsRoutes } from './domains/accounts/routes.ts';
+import { createAccountsService, type GoogleVerifier } from './domains/accounts/service.ts';
+import { creditsRoutes } from './domains/credits/routes.ts';
+
+export interface AppDeps {
+  database?: Database;
+  google?: GoogleVerifier;
+  mailer?: Mailer;
+  /** Auth routes allowed per minute per client address. */
+  authRateLimit?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    siteRelease: LiveRelease;
+  }
+}
+
+/** Pino redaction: credentials never reach the log. */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-user-email"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.token',
+  '*.credential',
+  '*.authToken',
+];
+
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: {
+        // Never log query strings: reset tokens and passwords may travel in them.
+        req: (req) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
+      },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  });
+
+  const database = deps.database ?? (await openDatabase(config));
+  if (!deps.database) await database.migrate();
+  const release: LiveRelease = { files: new Set(), inlineScriptHashes: [], id: null };
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('siteRelease', release);
+  if (!deps.database) app.addHook('onClose', () => database.close());
+
+  const mailer =
+    deps.mailer ??
+    (config.mail.smtpUrl
+      ? await createSmtpMailer(config.mail.smtpUrl, config.mail.from)
+      : createOutboxMailer(path.join(config.dataDir, 'outbox'), config.mail.from));
+  const google = deps.google ?? createGoogleIdentity(config.google);
+  const accounts = createAccountsService({ db: database.db, config, google, mailer });
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin, {
+    production: config.isProduction,
+    inlineScriptHashes: () => release.inlineScriptHashes,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(authPlugin, { authenticator: accounts.authenticator });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Veo3 Studio API',
+        version: config.version,
+        description: 'Sign-in, credits, payments, video generation and blog.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  const startedAt = Date.now();
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness and database reachability',
+        response: { 200: HealthResponse, 503: HealthResponse },
+      },
+    },
+    async (_request, reply) => {
+      const up = await database.ping();
+      return reply.status(up ? 200 : 503).send({
+        success: up,
+        status: up ? 'ok' : 'degraded',
+        database: up ? 'up' : 'down',
+        version: config.version,
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      });
+    },
+  );
+
+  await app.register(accountsRoutes, {
+    accounts,
+    config,
+    authRateLimit: deps.authRateLimit ?? 30,
+  });
+  await app.register(creditsRoutes);
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({
+      success: false,
+      message: `There is no ${request.method} ${request.url.split('?')[0]} here. Check the address.`,
+      code: 'NOT_FOUND',
+    }),
+  );
+
+  if (config.serveSite) {
+    await loadLiveRelease(config.dataDir, release);
+    await app.register(staticSitePlugin, { dataDir: config.dataDir, release });
+  }
+
+  await app.ready();
+  return app;
+}

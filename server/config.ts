@@ -1,0 +1,144 @@
+/**
+ * The one environment schema. Every setting the process reads comes through `loadConfig`, so the
+ * rest of the code never touches `process.env` and production rules live in one place.
+ */
+import path from 'node:path';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import site from '../content/site.json' with { type: 'json' };
+import pkg from '../package.json' with { type: 'json' };
+
+const EnvSchema = Type.Object({
+  NODE_ENV: Type.Union(
+    [Type.Literal('development'), Type.Literal('production'), Type.Literal('test')],
+    { default: 'development' },
+  ),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4321 }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  DATA_DIR: Type.String({ default: './data' }),
+  DATABASE_URL: Type.String({ default: '' }),
+  PUBLIC_SITE_URL: Type.String({ default: '' }),
+  GOOGLE_CLIENT_ID: Type.String({ default: '' }),
+  GOOGLE_JWKS_URL: Type.String({ default: 'https://www.googleapis.com/oauth2/v3/certs' }),
+  GOOGLE_TOKENINFO_URL: Type.String({ default: 'https://oauth2.googleapis.com/tokeninfo' }),
+  GOOGLE_USERINFO_URL: Type.String({
+    default: 'https://openidconnect.googleapis.com/v1/userinfo',
+  }),
+  BLOG_EDITORS: Type.String({ default: '' }),
+  SESSION_TTL_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
+  SMTP_URL: Type.String({ default: '' }),
+  MAIL_FROM: Type.String({ default: '' }),
+  SERVE_SITE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  /** Local mode: embedded adapters (local sign-in form, outbox mailer) are allowed. */
+  localMode: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  publicSiteUrl: string;
+  google: {
+    clientId: string | null;
+    jwksUrl: string;
+    tokeninfoUrl: string;
+    userinfoUrl: string;
+  };
+  blogEditors: ReadonlySet<string>;
+  sessionTtlMs: number;
+  mail: { smtpUrl: string | null; from: string };
+  serveSite: boolean;
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean;
+  version: string;
+}
+
+/** Thrown at boot when the environment is invalid; the message names the variable to fix. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Loads ./.env into process.env when present (values already set win). */
+export function loadDotEnv(file = '.env'): void {
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** Parses an environment (default: process.env) into a typed, validated config. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = source[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
+  const errors = [...Value.Errors(EnvSchema, converted)];
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const name = first.instancePath.replace(/^\//, '') || 'environment';
+    throw new ConfigError(`Invalid ${name}: ${first.message}.`);
+  }
+  const env = converted as Env;
+  const isProduction = env.NODE_ENV === 'production';
+
+  const config: Config = {
+    env: env.NODE_ENV,
+    isProduction,
+    localMode: !isProduction,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL || null,
+    publicSiteUrl: (env.PUBLIC_SITE_URL || `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    google: {
+      clientId: env.GOOGLE_CLIENT_ID || null,
+      jwksUrl: env.GOOGLE_JWKS_URL,
+      tokeninfoUrl: env.GOOGLE_TOKENINFO_URL,
+      userinfoUrl: env.GOOGLE_USERINFO_URL,
+    },
+    blogEditors: new Set(
+      env.BLOG_EDITORS.split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+    sessionTtlMs: env.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,
+    mail: {
+      smtpUrl: env.SMTP_URL || null,
+      from: env.MAIL_FROM || `${site.brand} <${site.mailboxes.support}>`,
+    },
+    serveSite: env.SERVE_SITE === 'true',
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY === 'true',
+    version: pkg.version,
+  };
+
+  if (isProduction) assertProductionReady(config, env);
+  return config;
+}
+
+/** Production refuses every local adapter and every missing secret, naming the variable. */
+function assertProductionReady(config: Config, env: Env): void {
+  const missing: Array<[string, string]> = [];
+  if (!config.databaseUrl) missing.push(['DATABASE_URL', 'the embedded database is local-only']);
+  if (!config.google.clientId) missing.push(['GOOGLE_CLIENT_ID', 'local sign-in is local-only']);
+  if (!env.PUBLIC_SITE_URL)
+    missing.push(['PUBLIC_SITE_URL', 'canonical links and mail need the public origin']);
+  if (!config.mail.smtpUrl) missing.push(['SMTP_URL', 'the outbox mailer is local-only']);
+  if (missing.length > 0) {
+    const lines = missing.map(([name, why]) => `  ${name} (${why})`).join('\n');
+    throw new ConfigError(`NODE_ENV=production refuses to start. Set:\n${lines}`);
+  }
+}

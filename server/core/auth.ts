@@ -1,0 +1,87 @@
+/**
+ * Request identity. A request's user comes only from its bearer session token; the spec's
+ * x-user-id / x-user-email headers are accepted only when they agree with that session.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { UserRow } from '../db/schema.ts';
+import { forbidden, unauthorized } from './errors.ts';
+
+export interface RequestSession {
+  id: string;
+  userId: string;
+}
+
+export interface Authenticator {
+  /** Resolves a bearer token to its live session and user, or null. */
+  authenticate(token: string): Promise<{ session: RequestSession; user: UserRow } | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: UserRow | null;
+    session: RequestSession | null;
+  }
+}
+
+/** Reads `Authorization: Bearer <token>`; anything else is anonymous. */
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: { authenticator: Authenticator }) => {
+    app.decorateRequest('user', null);
+    app.decorateRequest('session', null);
+    app.addHook('onRequest', async (request) => {
+      const token = bearerToken(request);
+      if (token) {
+        const found = await opts.authenticator.authenticate(token);
+        if (found) {
+          request.user = found.user;
+          request.session = found.session;
+        }
+      }
+      const claimedId = request.headers['x-user-id'];
+      const claimedEmail = request.headers['x-user-email'];
+      if (claimedId === undefined && claimedEmail === undefined) return;
+      const user = request.user;
+      if (!user) {
+        throw forbidden(
+          'Identity headers were sent without a valid session. Please sign in again.',
+          'IDENTITY_MISMATCH',
+        );
+      }
+      if (claimedId !== undefined && claimedId !== user.id) {
+        throw forbidden(
+          'The x-user-id header does not match your session. Please sign in again.',
+          'IDENTITY_MISMATCH',
+        );
+      }
+      if (
+        claimedEmail !== undefined &&
+        String(claimedEmail).trim().toLowerCase() !== user.email.toLowerCase()
+      ) {
+        throw forbidden(
+          'The x-user-email header does not match your session. Please sign in again.',
+          'IDENTITY_MISMATCH',
+        );
+      }
+    });
+  },
+  { name: 'auth', dependencies: ['errors'] },
+);
+
+/** preHandler guard: the route needs a signed-in user. */
+export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
+}
+
+/** The signed-in user of a route guarded by `requireUser`. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
+  return request.user;
+}

@@ -1,0 +1,49 @@
+/**
+ * Outgoing mail behind one interface. Local mode writes each message to DATA_DIR/outbox as an
+ * .eml file a developer can open; production sends through SMTP_URL.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+/** Local adapter: one RFC 822 file per message under `dir`. */
+export function createOutboxMailer(dir: string, from: string): Mailer {
+  return {
+    async send(mail) {
+      await mkdir(dir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
+      const body = [
+        `From: ${from}`,
+        `To: ${mail.to}`,
+        `Subject: ${mail.subject}`,
+        `Date: ${new Date().toUTCString()}`,
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        mail.text,
+        '',
+      ].join('\r\n');
+      await writeFile(path.join(dir, name), body, { mode: 0o600 });
+    },
+  };
+}
+
+/** Production adapter: SMTP through nodemailer, e.g. smtps://user:pass@smtp.example.com:465. */
+export async function createSmtpMailer(smtpUrl: string, from: string): Promise<Mailer> {
+  const nodemailer = await import('nodemailer');
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+    },
+  };
+}

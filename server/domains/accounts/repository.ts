@@ -1,0 +1,113 @@
+/** SQL for users, sessions and password-reset tokens. Every function takes `db | tx` first. */
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db.ts';
+import { passwordResetTokens, sessions, users, type UserRow } from '../../db/schema.ts';
+
+export type NewUser = typeof users.$inferInsert;
+
+export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+  return row ?? null;
+}
+
+export async function findUserByGoogleSub(db: DbOrTx, sub: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.googleSub, sub)).limit(1);
+  return row ?? null;
+}
+
+/** Inserts a user, or returns the existing row when the email is taken (a concurrent sign-in). */
+export async function insertUserOrGetByEmail(db: DbOrTx, user: NewUser): Promise<UserRow> {
+  const [row] = await db.insert(users).values(user).onConflictDoNothing().returning();
+  if (row) return row;
+  const existing = await findUserByEmail(db, user.email);
+  if (!existing) throw new Error(`user ${user.email} vanished after a conflicting insert`);
+  return existing;
+}
+
+export async function insertUser(db: DbOrTx, user: NewUser): Promise<UserRow | null> {
+  const [row] = await db.insert(users).values(user).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+export async function updateUser(
+  db: DbOrTx,
+  id: string,
+  changes: Partial<
+    Pick<NewUser, 'name' | 'picture' | 'avatarUrl' | 'googleSub' | 'passwordHash' | 'canManageBlog'>
+  >,
+): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
+  if (!row) throw new Error(`user ${id} not found`);
+  return row;
+}
+
+export async function insertSession(
+  db: DbOrTx,
+  values: { userId: string; tokenHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(sessions).values(values);
+}
+
+/** The live (unrevoked, unexpired) session for a token hash, with its user. */
+export async function findLiveSession(db: DbOrTx, tokenHash: string) {
+  const [row] = await db
+    .select({ session: { id: sessions.id, userId: sessions.userId }, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function revokeSession(db: DbOrTx, sessionId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+export async function revokeAllSessions(db: DbOrTx, userId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+export async function insertResetToken(
+  db: DbOrTx,
+  values: { userId: string; tokenHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(passwordResetTokens).values(values);
+}
+
+/** Marks a reset token used and returns its user id; null when unknown, used or expired.
+ * One UPDATE, so two concurrent uses cannot both succeed. */
+export async function consumeResetToken(db: DbOrTx, tokenHash: string): Promise<string | null> {
+  const [row] = await db
+    .update(passwordResetTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ userId: passwordResetTokens.userId });
+  return row?.userId ?? null;
+}

@@ -1,0 +1,174 @@
+/** HTTP for accounts: sign-in paths, sign-out, current user, password reset. */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config.ts';
+import { currentUser, requireUser } from '../../core/auth.ts';
+import { ErrorResponse, MessageResponse } from '../../contracts/common.ts';
+import {
+  AuthConfigResponse,
+  GoogleSignInBody,
+  LocalSignInBody,
+  ResetPasswordBody,
+  ResetPasswordConfirmBody,
+  SessionResponse,
+  SignInBody,
+  SignUpBody,
+  UserResponse,
+} from '../../contracts/auth.ts';
+import type { AccountsService } from './service.ts';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+
+export async function accountsRoutes(
+  fastify: FastifyInstance,
+  opts: { accounts: AccountsService; config: Config; authRateLimit: number },
+) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { accounts, config } = opts;
+  const rateLimit = { max: opts.authRateLimit, timeWindow: '1 minute' };
+  const tags = ['auth'];
+
+  app.get(
+    '/api/auth/config',
+    {
+      schema: {
+        tags,
+        summary: 'Which sign-in methods this server offers',
+        response: { 200: AuthConfigResponse },
+      },
+    },
+    async () => ({
+      success: true as const,
+      data: { googleClientId: config.google.clientId, localSignIn: config.localMode },
+    }),
+  );
+
+  app.post(
+    '/api/auth/google',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: 'Sign in with a Google ID token (credential) or access token (token)',
+        body: GoogleSignInBody,
+        response: { 200: SessionResponse, ...errors, 503: ErrorResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await accounts.signInWithGoogle(request.body),
+    }),
+  );
+
+  if (config.localMode) {
+    app.post(
+      '/api/auth/local',
+      {
+        config: { rateLimit },
+        schema: {
+          tags,
+          summary: 'Local sign-in with a name and an email (local mode only)',
+          body: LocalSignInBody,
+          response: { 200: SessionResponse, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await accounts.signInLocal(request.body),
+      }),
+    );
+  }
+
+  app.post(
+    '/auth/signup',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: 'Create an account with an email and a password',
+        body: SignUpBody,
+        response: { 200: SessionResponse, ...errors, 409: ErrorResponse },
+      },
+    },
+    async (request) => ({ success: true as const, data: await accounts.signUp(request.body) }),
+  );
+
+  app.post(
+    '/auth/signin',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: 'Sign in with an email and a password',
+        body: SignInBody,
+        response: { 200: SessionResponse, ...errors },
+      },
+    },
+    async (request) => ({ success: true as const, data: await accounts.signIn(request.body) }),
+  );
+
+  app.post(
+    '/api/auth/reset-password',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: 'Mail a password-reset link (answers the same whether the account exists or not)',
+        body: ResetPasswordBody,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await accounts.requestPasswordReset(request.body.email);
+      return {
+        success: true,
+        message: 'If an account exists for that email, we have sent a link to reset its password.',
+      };
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password/confirm',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: 'Set a new password with the token from the reset mail',
+        body: ResetPasswordConfirmBody,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await accounts.confirmPasswordReset(request.body);
+      return { success: true, message: 'Your password has been changed. Please sign in.' };
+    },
+  );
+
+  app.post(
+    '/api/auth/signout',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Revoke the current session',
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await accounts.signOut(request.session!.id);
+      return { success: true, message: 'Signed out.' };
+    },
+  );
+
+  app.get(
+    '/api/auth/user',
+    {
+      preHandler: requireUser,
+      schema: { tags, summary: 'The signed-in user', response: { 200: UserResponse, ...errors } },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { user: accounts.toPublicUser(currentUser(request)) },
+    }),
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * The site builder: runs `astro build` into a new release directory and switches the live
+ * release atomically. A failed build leaves the previous release live. One build at a time.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  currentReleaseId,
+  inlineScriptHashes,
+  listFiles,
+  pruneReleases,
+  readManifest,
+  siteDirs,
+  switchCurrent,
+  writeManifest,
+  type ReleaseManifest,
+} from './release.ts';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Inputs of the static site: a change to any of them makes the live release stale. */
+const SOURCE_PATHS = [
+  'site',
+  'content',
+  'server/contracts',
+  'astro.config.mjs',
+  'package-lock.json',
+];
+
+interface Logger {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** A content hash of every site input (paths and bytes), independent of mtimes. */
+export async function computeSourceHash(root = PROJECT_ROOT): Promise<string> {
+  const hash = createHash('sha256');
+  for (const rel of SOURCE_PATHS) {
+    const abs = path.join(root, rel);
+    let files: string[];
+    try {
+      const entries = await readdir(abs, { recursive: true, withFileTypes: true });
+      files = entries
+        .filter((e) => e.isFile())
+        .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+    } catch {
+      files = [rel]; // a file, or missing
+    }
+    for (const file of files.sort()) {
+      hash.update(file);
+      hash.update(await readFile(path.join(root, file)).catch(() => Buffer.alloc(0)));
+    }
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+export interface SiteBuilderOptions {
+  dataDir: string;
+  publicSiteUrl: string;
+  log: Logger;
+  projectRoot?: string;
+  /** Called after the live release changed (the static server reloads its index). */
+  onSwitch?: (manifest: ReleaseManifest) => void | Promise<void>;
+}
+
+export function createSiteBuilder(opts: SiteBuilderOptions) {
+  const root = opts.projectRoot ?? PROJECT_ROOT;
+  let running: Promise<ReleaseManifest> | null = null;
+
+  async function runAstroBuild(outDir: string): Promise<void> {
+    const astroBin = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [astroBin, 'build', '--silent'], {
+        cwd: root,
+        env: {
+          ...process.env,
+          ASTRO_OUT_DIR: outDir,
+          PUBLIC_SITE_URL: opts.publicSiteUrl,
+          ASTRO_TELEMETRY_DISABLED: '1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      const keep = (chunk: Buffer) => {
+        output = (output + chunk.toString()).slice(-8000);
+      };
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0 ? resolve() : reject(new Error(`astro build exited with ${code}:\n${output}`)),
+      );
+    });
+  }
+
+  async function build(): Promise<ReleaseManifest> {
+    const started = Date.now();
+    const { releases } = siteDirs(opts.dataDir);
+    await mkdir(releases, { recursive: true });
+    const id = `${new Date().toISOString().replace(/[-:.TZ]/g, '')}-${process.pid}`;
+    const outDir = path.join(releases, id);
+    const sourceHash = await computeSourceHash(root);
+    opts.log.info({ release: id }, 'site build started');
+    try {
+      await runAstroBuild(outDir);
+    } catch (error) {
+      await rm(outDir, { recursive: true, force: true });
+      opts.log.error(
+        { err: error, release: id },
+        'site build failed; the previous release stays live',
+      );
+      throw error;
+    }
+    const files = await listFiles(outDir);
+    const manifest: ReleaseManifest = {
+      id,
+      builtAt: new Date().toISOString(),
+      sourceHash,
+      durationMs: Date.now() - started,
+      files,
+      inlineScriptHashes: await inlineScriptHashes(outDir, files),
+    };
+    await writeManifest(outDir, manifest);
+    await switchCurrent(opts.dataDir, id);
+    await pruneReleases(opts.dataDir);
+    opts.log.info({ release: id, durationMs: manifest.durationMs }, 'site release live');
+    await opts.onSwitch?.(manifest);
+    return manifest;
+  }
+
+  return {
+    /** Builds a new release now; concurrent callers share the running build. */
+    build(): Promise<ReleaseManifest> {
+      running ??= build().finally(() => {
+        running = null;
+      });
+      return running;
+    },
+
+    /** The live release's manifest, building first when there is none or it is stale. */
+    async ensureCurrent(): Promise<ReleaseManifest> {
+      const live = await currentReleaseId(opts.dataDir);
+      if (live) {
+        const manifest = await readManifest(path.join(siteDirs(opts.dataDir).releases, live));
+        if (manifest && manifest.sourceHash === (await computeSourceHash(root))) return manifest;
+      }
+      return this.build();
+    },
+  };
+}
+
+export type SiteBuilder = ReturnType<typeof createSiteBuilder>;

@@ -1,0 +1,55 @@
+/**
+ * Process entry: read config, make sure a site release exists, build the app, listen, and shut
+ * down gracefully on SIGTERM/SIGINT (stop accepting, finish requests, close the database).
+ */
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { buildApp } from './app.ts';
+import { createSiteBuilder } from './domains/site-build/service.ts';
+import { loadLiveRelease } from './core/static-site.ts';
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  const config = loadConfig();
+  const app = await buildApp(config);
+
+  if (config.serveSite) {
+    const builder = createSiteBuilder({
+      dataDir: config.dataDir,
+      publicSiteUrl: config.publicSiteUrl,
+      log: app.log,
+      onSwitch: () => loadLiveRelease(config.dataDir, app.siteRelease),
+    });
+    const manifest = await builder.ensureCurrent();
+    await loadLiveRelease(config.dataDir, app.siteRelease);
+    app.log.info({ release: manifest.id }, 'serving site release');
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

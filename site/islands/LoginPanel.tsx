@@ -1,0 +1,245 @@
+/** The /login page body (spec 2 Routes, 4 Login, 8 Login): Google sign-in and local sign-in. */
+import { useStore } from '@nanostores/react';
+import { GoogleLogin, GoogleOAuthProvider, type CredentialResponse } from '@react-oauth/google';
+import { useEffect, useState, type SubmitEvent } from 'react';
+import type { AuthConfigResponse, SessionResponse } from '../../server/contracts/auth.ts';
+import { track } from '../lib/analytics.ts';
+import { api } from '../lib/api.ts';
+import { $authReady, $authToken, $user, initAuth, setSession } from '../stores/auth.ts';
+import LoadingScreen from './LoadingScreen.tsx';
+
+/** Hydrate with the stores' initial values (what the pre-rendered HTML shows), then go live. */
+const HYDRATE = { ssr: 'initial' } as const;
+
+type AuthConfig = AuthConfigResponse['data'];
+
+type ConfigState =
+  { status: 'loading' } | { status: 'ready'; config: AuthConfig } | { status: 'error' };
+
+const LOCAL_FAILED = 'Login failed, please try again';
+const GOOGLE_FAILED = 'Google login failed, please try again';
+
+// Set once this page has started navigating home, so the session it just stored is not
+// treated as an already signed-in visitor (which would replace the history entry instead).
+let navigatingHome = false;
+
+/** Keep the session from a sign-in answer, report it, and go home. Throws when there is no token. */
+function completeSignIn(body: SessionResponse | undefined, method: 'google' | 'local'): void {
+  const token = body?.data?.token;
+  const user = body?.data?.user;
+  if (!token || !user) {
+    // Spec 8: a missing backend token is logged (the caller shows the failure alert).
+    console.error('[login] sign-in answer has no token', body);
+    throw new Error('Sign-in answer has no token');
+  }
+  navigatingHome = true;
+  setSession(token, user);
+  track('login', { method });
+  window.location.assign('/');
+}
+
+function GoogleSignIn({ clientId, onBusy }: { clientId: string; onBusy: (busy: boolean) => void }) {
+  const onSuccess = async ({ credential }: CredentialResponse) => {
+    if (!credential) {
+      console.error('[login] Google answered without a credential');
+      alert(GOOGLE_FAILED);
+      return;
+    }
+    onBusy(true);
+    try {
+      const body = await api
+        .post('/api/auth/google', { json: { credential } })
+        .json<SessionResponse>();
+      completeSignIn(body, 'google');
+    } catch (error) {
+      console.error('[login] Google sign-in failed', error);
+      onBusy(false);
+      alert(GOOGLE_FAILED);
+    }
+  };
+
+  return (
+    <GoogleOAuthProvider clientId={clientId}>
+      <div className="login-google">
+        <GoogleLogin
+          onSuccess={onSuccess}
+          onError={() => {
+            console.error('[login] Google sign-in was not completed');
+            alert(GOOGLE_FAILED);
+          }}
+          theme="filled_black"
+          shape="pill"
+          size="large"
+          text="signin_with"
+          width={320}
+        />
+      </div>
+    </GoogleOAuthProvider>
+  );
+}
+
+function LocalSignIn() {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      const body = await api
+        .post('/api/auth/local', { json: { name: name.trim(), email: email.trim() } })
+        .json<SessionResponse>();
+      completeSignIn(body, 'local');
+      // Busy stays on: the page is navigating home.
+    } catch (error) {
+      console.error('[login] local sign-in failed', error);
+      setBusy(false);
+      alert(LOCAL_FAILED);
+    }
+  };
+
+  return (
+    <form className="login-form" onSubmit={onSubmit} aria-busy={busy}>
+      <p className="login-note">
+        <strong>Local development sign-in.</strong> No password: enter any name and email to create
+        or reuse a local account.
+      </p>
+      <div className="field">
+        <label htmlFor="login-name">Name</label>
+        <input
+          id="login-name"
+          className="input"
+          name="name"
+          type="text"
+          autoComplete="name"
+          required
+          maxLength={80}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="login-email">Email</label>
+        <input
+          id="login-email"
+          className="input"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          maxLength={254}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+      </div>
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+        {busy ? 'Signing in...' : 'Sign in'}
+      </button>
+    </form>
+  );
+}
+
+export default function LoginPanel() {
+  const ready = useStore($authReady, HYDRATE);
+  const user = useStore($user, HYDRATE);
+  const token = useStore($authToken, HYDRATE);
+  const [config, setConfig] = useState<ConfigState>({ status: 'loading' });
+  const [configAttempt, setConfigAttempt] = useState(0);
+  const [googleBusy, setGoogleBusy] = useState(false);
+
+  const alreadySignedIn = ready && Boolean(user) && Boolean(token);
+
+  useEffect(() => {
+    initAuth();
+  }, []);
+
+  useEffect(() => {
+    // Spec 2: a user with both a stored user and token is sent to / (replacing /login in history).
+    // This also covers a sign-in completed in another tab while this page is open.
+    if (!alreadySignedIn || navigatingHome) return;
+    navigatingHome = true;
+    window.location.replace('/');
+  }, [alreadySignedIn]);
+
+  useEffect(() => {
+    let cancelled = false;
+    api
+      .get('/api/auth/config')
+      .json<AuthConfigResponse>()
+      .then((body) => {
+        if (!cancelled) setConfig({ status: 'ready', config: body.data });
+      })
+      .catch((error: unknown) => {
+        console.error('[login] sign-in options unavailable', error);
+        if (!cancelled) setConfig({ status: 'error' });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [configAttempt]);
+
+  if (!ready || alreadySignedIn) return <LoadingScreen />;
+
+  return (
+    <section className="login-card" aria-labelledby="login-title">
+      <h1 id="login-title">Sign in</h1>
+      <p className="login-lead">Sign in to generate videos, keep your history and buy credits.</p>
+
+      {config.status === 'loading' && (
+        <div className="login-status" role="status">
+          <div className="spinner spinner-sm" aria-hidden="true" />
+          <span>Loading sign-in options…</span>
+        </div>
+      )}
+
+      {config.status === 'error' && (
+        <div className="login-status login-status--error" role="alert">
+          <span>Sign-in is unavailable right now. Check your connection and try again.</span>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => {
+              setConfig({ status: 'loading' });
+              setConfigAttempt((attempt) => attempt + 1);
+            }}
+          >
+            Try again
+          </button>
+        </div>
+      )}
+
+      {config.status === 'ready' && (
+        <>
+          {config.config.googleClientId && (
+            <GoogleSignIn clientId={config.config.googleClientId} onBusy={setGoogleBusy} />
+          )}
+          {googleBusy && (
+            <div className="login-status" role="status">
+              <div className="spinner spinner-sm" aria-hidden="true" />
+              <span>Signing in...</span>
+            </div>
+          )}
+          {config.config.googleClientId && config.config.localSignIn && (
+            <div className="login-divider" role="separator">
+              <span>or</span>
+            </div>
+          )}
+          {config.config.localSignIn && <LocalSignIn />}
+          {!config.config.googleClientId && !config.config.localSignIn && (
+            <p className="login-status login-status--error" role="alert">
+              No sign-in method is configured on this server.
+            </p>
+          )}
+        </>
+      )}
+
+      <p className="login-legal">
+        By signing in you agree to our <a href="/terms-of-service">Terms of Service</a> and{' '}
+        <a href="/privacy-policy">Privacy Policy</a>.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+/** Builds the real app on a clean test database, with a temporary DATA_DIR and quiet logs. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDeps } from '../../server/app.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from './database.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: TestDatabase;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A config for tests: local mode, no static site, silent logs, DATA_DIR in a temp folder. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    SERVE_SITE: 'false',
+    LOG_LEVEL: 'silent',
+    PUBLIC_SITE_URL: 'http://localhost:4321',
+    ...env,
+  });
+}
+
+export async function createTestApp(
+  kind: DatabaseKind,
+  opts: { env?: Record<string, string>; deps?: Omit<AppDeps, 'database'> } = {},
+): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'veo3-test-'));
+  const config = testConfig(dataDir, opts.env);
+  const database = await createTestDatabase(kind);
+  const app = await buildApp(config, { authRateLimit: 1000, ...opts.deps, database });
+  return {
+    app,
+    config,
+    database,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.dispose();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the local form and returns the bearer token and user. */
+export async function signInLocal(app: FastifyInstance, email = 'ann@example.com', name = 'Ann') {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/local',
+    payload: { name, email },
+  });
+  if (res.statusCode !== 200) throw new Error(`local sign-in failed: ${res.body}`);
+  const body = res.json() as { data: { token: string; user: { id: string; email: string } } };
+  return body.data;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

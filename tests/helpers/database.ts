@@ -1,0 +1,55 @@
+/**
+ * Test databases: every test file gets a clean one. PGlite runs in memory; with
+ * TEST_DATABASE_URL set, the same tests run again on a fresh PostgreSQL database per file.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openPglite, openPostgres, type Database } from '../../server/core/db.ts';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** The databases every database test runs on. */
+export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL
+  ? ['pglite', 'postgres']
+  : ['pglite'];
+
+export interface TestDatabase extends Database {
+  /** Closes the database and, on PostgreSQL, drops it. */
+  dispose(): Promise<void>;
+  /** The connection URL (PostgreSQL only), for child processes. */
+  url: string | null;
+}
+
+/** A new, migrated, empty database of the given kind. */
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  migrate = true,
+): Promise<TestDatabase> {
+  if (kind === 'pglite') {
+    const database = await openPglite();
+    if (migrate) await database.migrate();
+    return { ...database, url: null, dispose: () => database.close() };
+  }
+  const baseUrl = process.env.TEST_DATABASE_URL;
+  if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const database = openPostgres(url.toString(), 5);
+  if (migrate) await database.migrate();
+  return {
+    ...database,
+    url: url.toString(),
+    async dispose() {
+      await database.close();
+      const drop = new pg.Client({ connectionString: baseUrl });
+      await drop.connect();
+      await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await drop.end();
+    },
+  };
+}

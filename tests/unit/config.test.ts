@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+
+describe('loadConfig', () => {
+  it('defaults to local mode on port 4321 with data in ./data', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      localMode: true,
+      isProduction: false,
+      port: 4321,
+      databaseUrl: null,
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+    expect(config.publicSiteUrl).toBe('http://localhost:4321');
+  });
+
+  it('reads BLOG_EDITORS as lower-cased emails', () => {
+    const config = loadConfig({ BLOG_EDITORS: ' Ann@Example.com,,bob@example.com ' });
+    expect([...config.blogEditors]).toEqual(['ann@example.com', 'bob@example.com']);
+  });
+
+  it('names the variable when a value is invalid', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  it.each(['DATABASE_URL', 'GOOGLE_CLIENT_ID', 'PUBLIC_SITE_URL', 'SMTP_URL'])(
+    'refuses production without %s and names it',
+    (missing) => {
+      const env: Record<string, string> = {
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://db/app',
+        GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+        PUBLIC_SITE_URL: 'https://veo3studio.app',
+        SMTP_URL: 'smtps://u:p@smtp.example.com',
+      };
+      delete env[missing];
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(new RegExp(missing));
+    },
+  );
+
+  it('starts production when every production setting is present', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/app',
+      GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+      PUBLIC_SITE_URL: 'https://veo3studio.app/',
+      SMTP_URL: 'smtps://u:p@smtp.example.com',
+    });
+    expect(config).toMatchObject({ localMode: false, publicSiteUrl: 'https://veo3studio.app' });
+  });
+});
