@@ -10,7 +10,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
 import { authPlugin } from './core/auth.ts';
 import { openDatabase, type Database } from './core/db.ts';
-import { errorsPlugin } from './core/errors.ts';
+import { AppError, errorsPlugin } from './core/errors.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mailer.ts';
 import { securityPlugin } from './core/security.ts';
 import { loadLiveRelease, staticSitePlugin, type LiveRelease } from './core/static-site.ts';
@@ -26,6 +26,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Auth routes allowed per minute per client address. */
   authRateLimit?: number;
+  /** Where logs go (default stdout); tests capture them here. */
+  logStream?: NodeJS.WritableStream;
 }
 
 declare module 'fastify' {
@@ -52,6 +54,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: {
         // Never log query strings: reset tokens and passwords may travel in them.
@@ -86,7 +89,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     production: config.isProduction,
     inlineScriptHashes: () => release.inlineScriptHashes,
   });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        429,
+        'RATE_LIMITED',
+        `Too many attempts. Please wait ${context.after} and try again.`,
+      ),
+  });
   await app.register(authPlugin, { authenticator: accounts.authenticator });
 
   await app.register(swagger, {
