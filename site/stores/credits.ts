@@ -2,7 +2,8 @@
 import { atom, onMount } from 'nanostores';
 import type { PublicUser } from '../../server/contracts/auth.ts';
 import type { BalanceResponse } from '../../server/contracts/credits.ts';
-import { api, readApiError } from '../lib/api.ts';
+import { isHTTPError } from 'ky';
+import { api } from '../lib/api.ts';
 import { $user, clearSession, updateUser } from './auth.ts';
 
 export const CREDITS_CACHE_MS = 3000;
@@ -54,7 +55,9 @@ async function fetchBalance(userId: string): Promise<number> {
     // HTTP and network failures are already logged by the api client; this catches bad bodies too.
     console.error('[credits] balance unavailable, showing 0', error);
     // A 401 means the stored session expired or was revoked elsewhere: show the visitor signed out.
-    if (readApiError(error)?.status === 401 && $user.get()?.id === userId) clearSession();
+    if (isHTTPError(error) && error.response.status === 401 && $user.get()?.id === userId) {
+      clearSession();
+    }
   }
   // Ignore a late answer for a user who has signed out or switched accounts meanwhile.
   if ($user.get()?.id === userId) $credits.set(total);
@@ -74,7 +77,8 @@ function adoptServerUser(serverUser: PublicUser): void {
 // to 0, and any localStorage change (another tab bought or spent credits) refreshes.
 onMount($credits, () => {
   if (typeof window === 'undefined') return;
-  let currentUserId: string | null = null;
+  // undefined: the first call always applies, so a remount after sign-out never shows stale credits.
+  let currentUserId: string | null | undefined = undefined;
   const unsubscribeUser = $user.subscribe((user) => {
     const userId = user?.id ?? null;
     if (userId === currentUserId) return;

@@ -119,6 +119,14 @@ beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
   // The client logs every transport failure (spec 8); keep the output quiet but observable.
   consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+  // Fresh module copies each add their own `storage` listeners; drop them after the test so an
+  // earlier test's stores never react to (or send requests for) a later test's events.
+  const addListener = vi.spyOn(window, 'addEventListener');
+  cleanups.push(() => {
+    for (const [type, listener, options] of addListener.mock.calls) {
+      window.removeEventListener(type, listener, options);
+    }
+  });
 });
 
 afterEach(() => {
@@ -408,10 +416,11 @@ describe('credits store', () => {
     expect(window.localStorage.getItem('authToken')).toBe(TOKEN);
   });
 
-  it('signs the visitor out when the balance request answers 401', async () => {
+  it('signs the visitor out and shows 0 when the balance request answers 401', async () => {
     const { auth, credits } = await loadSignedIn();
-    credits.$credits.set(55);
     fetchMock.mockResolvedValueOnce(errorResponse(401, 'Session expired'));
+    // Mounted like the header's credit badge: it follows the session and loads the balance.
+    cleanups.push(credits.$credits.listen(() => {}));
 
     await expect(credits.refreshCredits()).resolves.toBe(0);
 
@@ -509,7 +518,11 @@ describe('api client', () => {
 
   it('sends JSON to the site origin with cookies and the bearer token', async () => {
     const { api } = await loadSignedIn();
-    fetchMock.mockResolvedValueOnce(jsonResponse({ success: true, data: { ok: 1 } }));
+    let sentBody = '';
+    fetchMock.mockImplementationOnce(async (input) => {
+      sentBody = await input.clone().text();
+      return jsonResponse({ success: true, data: { ok: 1 } });
+    });
 
     const body = await api.api.post('/api/things', { json: { name: 'clip', n: 2 } }).json();
 
@@ -520,7 +533,7 @@ describe('api client', () => {
     expect(request.headers.get('content-type')).toMatch(/^application\/json/);
     expect(request.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
     expect(request.credentials).toBe('include');
-    expect(JSON.parse(await request.text())).toEqual({ name: 'clip', n: 2 });
+    expect(JSON.parse(sentBody)).toEqual({ name: 'clip', n: 2 });
   });
 
   it('sends no Authorization header when signed out', async () => {
