@@ -19,6 +19,12 @@ import { createGoogleIdentity } from './domains/accounts/google-identity.ts';
 import { accountsRoutes } from './domains/accounts/routes.ts';
 import { createAccountsService, type GoogleVerifier } from './domains/accounts/service.ts';
 import { creditsRoutes } from './domains/credits/routes.ts';
+import { createCreditsService } from './domains/credits/service.ts';
+import { createLocalCheckoutProvider } from './domains/billing/providers/local-checkout.ts';
+import { createStripeProvider, type StripeProvider } from './domains/billing/providers/stripe.ts';
+import { billingRoutes } from './domains/billing/routes.ts';
+import { createBillingService, type BillingService } from './domains/billing/service.ts';
+import { createStripeWebhookHandler } from './domains/billing/webhooks.ts';
 
 export interface AppDeps {
   database?: Database;
@@ -26,6 +32,10 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Auth routes allowed per minute per client address. */
   authRateLimit?: number;
+  /** A Stripe adapter built by the test (pointing at tests/fakes/stripe.ts). */
+  stripe?: StripeProvider;
+  /** false: no hourly scheduled grants (tests run them by hand). */
+  scheduler?: boolean;
   /** Where logs go (default stdout); tests capture them here. */
   logStream?: NodeJS.WritableStream;
 }
@@ -83,6 +93,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       : createOutboxMailer(path.join(config.dataDir, 'outbox'), config.mail.from));
   const google = deps.google ?? createGoogleIdentity(config.google);
   const accounts = createAccountsService({ db: database.db, config, google, mailer });
+  const credits = createCreditsService(database.db);
+  const stripe = deps.stripe ?? (config.stripe ? createStripeProvider(config.stripe) : null);
+  const billing = createBillingService({
+    db: database.db,
+    config,
+    provider: stripe ?? createLocalCheckoutProvider(),
+    log: app.log,
+  });
 
   await app.register(errorsPlugin);
   await app.register(securityPlugin, {
@@ -141,7 +159,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     config,
     authRateLimit: deps.authRateLimit ?? 30,
   });
-  await app.register(creditsRoutes);
+  await app.register(creditsRoutes, { credits });
+  await app.register(billingRoutes, {
+    billing,
+    config,
+    findUser: accounts.findUser,
+    handleStripeWebhook: stripe
+      ? createStripeWebhookHandler({ db: database.db, billing, stripe, log: app.log })
+      : null,
+  });
+  if (deps.scheduler !== false) startScheduler(app, billing);
 
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({
@@ -158,4 +185,22 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.ready();
   return app;
+}
+
+/** Hourly scheduled grants (yearly plans' monthly credits, local renewals); idempotent, so
+ * several instances running it at once grant nothing twice. */
+function startScheduler(app: FastifyInstance, billing: BillingService): void {
+  const run = () =>
+    billing
+      .runScheduledGrants()
+      .catch((err: unknown) => app.log.error({ err }, 'scheduled grants failed'));
+  let timer: NodeJS.Timeout | null = null;
+  app.addHook('onReady', async () => {
+    void run();
+    timer = setInterval(run, 60 * 60 * 1000);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
 }

@@ -27,6 +27,9 @@ const EnvSchema = Type.Object({
   BLOG_EDITORS: Type.String({ default: '' }),
   SESSION_TTL_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
   SMTP_URL: Type.String({ default: '' }),
+  STRIPE_SECRET_KEY: Type.String({ default: '' }),
+  STRIPE_WEBHOOK_SECRET: Type.String({ default: '' }),
+  STRIPE_API_BASE: Type.String({ default: '' }),
   MAIL_FROM: Type.String({ default: '' }),
   SERVE_SITE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   LOG_LEVEL: Type.Union(
@@ -57,6 +60,8 @@ export interface Config {
   blogEditors: ReadonlySet<string>;
   sessionTtlMs: number;
   mail: { smtpUrl: string | null; from: string };
+  /** Null: the local checkout (local mode only). */
+  stripe: { secretKey: string; webhookSecret: string; apiBase: URL | null } | null;
   serveSite: boolean;
   logLevel: Env['LOG_LEVEL'];
   trustProxy: boolean;
@@ -119,12 +124,26 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       smtpUrl: env.SMTP_URL || null,
       from: env.MAIL_FROM || `${site.brand} <${site.mailboxes.support}>`,
     },
+    stripe:
+      env.STRIPE_SECRET_KEY || env.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: env.STRIPE_SECRET_KEY,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+            apiBase: env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null,
+          }
+        : null,
     serveSite: env.SERVE_SITE === 'true',
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY === 'true',
     version: pkg.version,
   };
 
+  if (config.stripe && (!config.stripe.secretKey || !config.stripe.webhookSecret)) {
+    const missing = config.stripe.secretKey ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY';
+    throw new ConfigError(
+      `Stripe needs both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET. Set ${missing}.`,
+    );
+  }
   if (isProduction) assertProductionReady(config, env);
   return config;
 }
@@ -137,6 +156,10 @@ function assertProductionReady(config: Config, env: Env): void {
   if (!env.PUBLIC_SITE_URL)
     missing.push(['PUBLIC_SITE_URL', 'canonical links and mail need the public origin']);
   if (!config.mail.smtpUrl) missing.push(['SMTP_URL', 'the outbox mailer is local-only']);
+  if (!config.stripe) {
+    missing.push(['STRIPE_SECRET_KEY', 'the local checkout is local-only']);
+    missing.push(['STRIPE_WEBHOOK_SECRET', 'payments are confirmed by signed webhooks']);
+  }
   if (missing.length > 0) {
     const lines = missing.map(([name, why]) => `  ${name} (${why})`).join('\n');
     throw new ConfigError(`NODE_ENV=production refuses to start. Set:\n${lines}`);

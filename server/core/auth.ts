@@ -10,6 +10,7 @@ import { forbidden, unauthorized } from './errors.ts';
 export interface RequestSession {
   id: string;
   userId: string;
+  isAdmin: boolean;
 }
 
 export interface Authenticator {
@@ -84,4 +85,12 @@ export async function requireUser(request: FastifyRequest, _reply: FastifyReply)
 export function currentUser(request: FastifyRequest): UserRow {
   if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
   return request.user;
+}
+
+/** preHandler guard: the route needs an administrator session. */
+export async function requireAdmin(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
+  if (!request.session?.isAdmin) {
+    throw forbidden('This action needs an administrator session.', 'ADMIN_REQUIRED');
+  }
 }

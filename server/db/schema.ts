@@ -8,9 +8,11 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
+  unique,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -50,6 +52,8 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Administrator sessions (the admin sign-in of a later issue creates them). */
+    isAdmin: boolean('is_admin').notNull().default(false),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 );
@@ -69,5 +73,95 @@ export const passwordResetTokens = pgTable(
   (t) => [index('password_reset_tokens_user_id_idx').on(t.userId)],
 );
 
+/**
+ * The credits ledger: append-only. Every change of users.credits is one row here, written in the
+ * same transaction; (source_type, source_id) is unique so a replayed grant or charge is a no-op.
+ */
+export const creditTransactions = pgTable(
+  'credit_transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
+    sourceType: text('source_type').notNull(),
+    sourceId: text('source_id').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('credit_transactions_source_unique').on(t.sourceType, t.sourceId),
+    index('credit_transactions_user_created_idx').on(t.userId, t.createdAt),
+    check('credit_transactions_balance_non_negative', sql`${t.balanceAfter} >= 0`),
+  ],
+);
+
+/** One row per checkout we created (local or Stripe), keyed by the provider's session id. */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider', { enum: ['stripe', 'local'] }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['subscription', 'credits'] }).notNull(),
+    itemId: text('item_id').notNull(),
+    billingCycle: text('billing_cycle', { enum: ['monthly', 'yearly'] }),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    credits: integer('credits').notNull(),
+    status: text('status', { enum: ['open', 'paid', 'canceled', 'expired'] })
+      .notNull()
+      .default('open'),
+    successUrl: text('success_url').notNull(),
+    cancelUrl: text('cancel_url').notNull(),
+    paymentIntentId: text('payment_intent_id').unique(),
+    subscriptionId: text('subscription_id'),
+    /** Credits taken back after refunds, and what could not be taken (already spent). */
+    creditsRefunded: integer('credits_refunded').notNull().default(0),
+    creditsUnrecovered: integer('credits_unrecovered').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('checkout_sessions_user_idx').on(t.userId)],
+);
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    /** The provider's subscription id (sub_… for Stripe, sub_local_… locally). */
+    id: text('id').primaryKey(),
+    provider: text('provider', { enum: ['stripe', 'local'] }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    planId: text('plan_id').notNull(),
+    billingCycle: text('billing_cycle', { enum: ['monthly', 'yearly'] }).notNull(),
+    status: text('status').notNull(),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index('subscriptions_user_idx').on(t.userId)],
+);
+
+/** Every provider event we accepted, stored under its id in the same transaction as its effect. */
+export const webhookEvents = pgTable('webhook_events', {
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  type: text('type').notNull(),
+  handled: boolean('handled').notNull(),
+  payload: jsonb('payload').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export type UserRow = typeof users.$inferSelect;
+export type CreditTransactionRow = typeof creditTransactions.$inferSelect;
+export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;

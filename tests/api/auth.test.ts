@@ -338,6 +338,8 @@ describe('production mode', () => {
         GOOGLE_CLIENT_ID: google.clientId,
         PUBLIC_SITE_URL: 'https://veo3studio.app',
         SMTP_URL: 'smtp://mail.invalid:25',
+        STRIPE_SECRET_KEY: 'sk_test_unused',
+        STRIPE_WEBHOOK_SECRET: 'whsec_unused',
       },
       deps: { google: createGoogleIdentity({ ...google, clientId: google.clientId }) },
     });

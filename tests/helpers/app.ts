@@ -2,9 +2,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
+import { hashToken } from '../../server/core/tokens.ts';
+import { sessions } from '../../server/db/schema.ts';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './database.ts';
 
 export interface TestApp {
@@ -34,7 +37,12 @@ export async function createTestApp(
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veo3-test-'));
   const config = testConfig(dataDir, opts.env);
   const database = await createTestDatabase(kind);
-  const app = await buildApp(config, { authRateLimit: 1000, ...opts.deps, database });
+  const app = await buildApp(config, {
+    authRateLimit: 1000,
+    scheduler: false,
+    ...opts.deps,
+    database,
+  });
   return {
     app,
     config,
@@ -61,3 +69,11 @@ export async function signInLocal(app: FastifyInstance, email = 'ann@example.com
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Marks a session as an administrator's (the admin sign-in itself is a later issue). */
+export async function makeAdmin(t: TestApp, token: string): Promise<void> {
+  await t.database.db
+    .update(sessions)
+    .set({ isAdmin: true })
+    .where(eq(sessions.tokenHash, hashToken(token)));
+}

@@ -23,7 +23,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
 
-  it.each(['DATABASE_URL', 'GOOGLE_CLIENT_ID', 'PUBLIC_SITE_URL', 'SMTP_URL'])(
+  it.each(['DATABASE_URL', 'GOOGLE_CLIENT_ID', 'PUBLIC_SITE_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY'])(
     'refuses production without %s and names it',
     (missing) => {
       const env: Record<string, string> = {
@@ -32,8 +32,11 @@ describe('loadConfig', () => {
         GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
         PUBLIC_SITE_URL: 'https://veo3studio.app',
         SMTP_URL: 'smtps://u:p@smtp.example.com',
+        STRIPE_SECRET_KEY: 'sk_live_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
       };
       delete env[missing];
+      if (missing === 'STRIPE_SECRET_KEY') delete env.STRIPE_WEBHOOK_SECRET;
       expect(() => loadConfig(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(new RegExp(missing));
     },
@@ -46,7 +49,14 @@ describe('loadConfig', () => {
       GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
       PUBLIC_SITE_URL: 'https://veo3studio.app/',
       SMTP_URL: 'smtps://u:p@smtp.example.com',
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
     });
     expect(config).toMatchObject({ localMode: false, publicSiteUrl: 'https://veo3studio.app' });
+  });
+
+  it('needs both Stripe secrets once one is set, and names the missing one', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toThrow(/Set STRIPE_SECRET_KEY/);
   });
 });

@@ -60,7 +60,10 @@ export async function insertSession(
 /** The live (unrevoked, unexpired) session for a token hash, with its user. */
 export async function findLiveSession(db: DbOrTx, tokenHash: string) {
   const [row] = await db
-    .select({ session: { id: sessions.id, userId: sessions.userId }, user: users })
+    .select({
+      session: { id: sessions.id, userId: sessions.userId, isAdmin: sessions.isAdmin },
+      user: users,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(

@@ -98,6 +98,8 @@ export function createAccountsService(deps: {
   return {
     toPublicUser,
 
+    findUser: (id: string) => repo.findUserById(db, id),
+
     /** `credential` is a GIS ID token; `token` is the spec's OAuth access-token form. */
     async signInWithGoogle(input: { credential?: string | undefined; token?: string | undefined }) {
       if (!input.credential && !input.token) {

@@ -1,31 +1,121 @@
-/** HTTP for credits. The balance is the user's ledger total (spec 3 "Credit balance response"). */
+/** HTTP for credits: balance, history, and the admin add/deduct/validate calls (spec 7). */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { currentUser, requireUser } from '../../core/auth.ts';
+import { currentUser, requireAdmin, requireUser } from '../../core/auth.ts';
+import { forbidden } from '../../core/errors.ts';
 import { ErrorResponse } from '../../contracts/common.ts';
-import { BalanceResponse } from '../../contracts/credits.ts';
+import {
+  BalanceResponse,
+  CreditChangeBody,
+  CreditChangeResponse,
+  TransactionsQuery,
+  TransactionsResponse,
+  UserIdParams,
+  ValidateResponse,
+} from '../../contracts/credits.ts';
 import { toPublicUser } from '../accounts/service.ts';
+import { toApiTransaction, type CreditsService } from './service.ts';
 
-export async function creditsRoutes(fastify: FastifyInstance) {
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+
+export async function creditsRoutes(fastify: FastifyInstance, opts: { credits: CreditsService }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { credits } = opts;
+  const tags = ['credits'];
+
   app.get(
     '/api/credits/balance',
     {
       preHandler: requireUser,
       schema: {
-        tags: ['credits'],
-        summary: "The signed-in user's credit balance and latest transactions",
-        response: { 200: BalanceResponse, 401: ErrorResponse, 403: ErrorResponse },
+        tags,
+        summary: "The signed-in user's balance, latest 10 transactions and user",
+        response: { 200: BalanceResponse, ...errors },
       },
     },
     async (request) => {
       const user = currentUser(request);
-      // The ledger (credit_transactions) arrives with the payments work; until then the balance
-      // is the users.credits column, which nothing changes yet.
+      const { transactions } = await credits.latestTransactions(user.id, 10, 0);
       return {
         success: true as const,
-        data: { total_credits: user.credits, transactions: [], user: toPublicUser(user) },
+        data: { total_credits: user.credits, transactions, user: toPublicUser(user) },
       };
     },
+  );
+
+  app.get(
+    '/api/credits/:userId/transactions',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: "A user's ledger, newest first (own user, or an administrator)",
+        params: UserIdParams,
+        querystring: TransactionsQuery,
+        response: { 200: TransactionsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      if (userId !== currentUser(request).id && !request.session?.isAdmin) {
+        throw forbidden('You can only read your own credit history.', 'NOT_YOUR_LEDGER');
+      }
+      const { limit, offset } = request.query;
+      const page = await credits.latestTransactions(userId, limit, offset);
+      return { success: true as const, data: { ...page, limit, offset } };
+    },
+  );
+
+  for (const direction of ['add', 'deduct'] as const) {
+    app.post(
+      `/api/credits/${direction}`,
+      {
+        preHandler: requireAdmin,
+        schema: {
+          tags,
+          summary:
+            direction === 'add'
+              ? 'Grant credits (administrators; idempotent on sourceType + sourceId)'
+              : 'Deduct credits (administrators; idempotent on sourceType + sourceId)',
+          body: CreditChangeBody,
+          response: { 200: CreditChangeResponse, ...errors, 402: ErrorResponse },
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        const applied = await credits.apply({
+          userId: body.userId,
+          amount: direction === 'add' ? body.amount : -body.amount,
+          sourceType: body.sourceType,
+          sourceId: body.sourceId,
+          description: body.description,
+        });
+        return {
+          success: true as const,
+          data: {
+            transaction: toApiTransaction(applied.transaction),
+            balance: applied.transaction.balanceAfter,
+            duplicate: applied.duplicate,
+          },
+        };
+      },
+    );
+  }
+
+  app.post(
+    '/api/credits/validate/:userId',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags,
+        summary: "Whether a user's ledger sum equals their balance (administrators)",
+        params: UserIdParams,
+        response: { 200: ValidateResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await credits.validate(request.params.userId),
+    }),
   );
 }

@@ -1,0 +1,196 @@
+/** HTTP for billing: checkout, subscription status and cancel, Stripe webhook, local checkout. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Config } from '../../config.ts';
+import { currentUser, requireUser } from '../../core/auth.ts';
+import { unauthorized } from '../../core/errors.ts';
+import { ErrorResponse } from '../../contracts/common.ts';
+import {
+  CancelSubscriptionBody,
+  CancelSubscriptionResponse,
+  CheckoutStatusResponse,
+  PaymentRequest,
+  PaymentSessionResponse,
+  SubscriptionStatusResponse,
+} from '../../contracts/billing.ts';
+import type { UserRow } from '../../db/schema.ts';
+import { renderLocalCheckoutPage } from './local-checkout-page.ts';
+import type { BillingService } from './service.ts';
+
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+};
+const SessionParams = Type.Object({
+  sessionId: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_]+$' }),
+});
+
+/** Origins a checkout may return to: the configured public site and the origin the buyer used. */
+function allowedOrigins(config: Config, request: FastifyRequest): string[] {
+  return [new URL(config.publicSiteUrl).origin, `${request.protocol}://${request.host}`];
+}
+
+export async function billingRoutes(
+  fastify: FastifyInstance,
+  opts: {
+    billing: BillingService;
+    config: Config;
+    findUser: (id: string) => Promise<UserRow | null>;
+    handleStripeWebhook:
+      ((payload: Buffer, signature: string | undefined) => Promise<unknown>) | null;
+  },
+) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { billing, config } = opts;
+  const tags = ['billing'];
+
+  app.post(
+    '/api/stripe/create-payment-intent',
+    {
+      schema: {
+        tags,
+        summary: 'Create a hosted checkout session for a plan or a credit pack',
+        body: PaymentRequest,
+        response: { 200: PaymentSessionResponse, ...errors },
+      },
+    },
+    async (request) => {
+      // Checked before anything else so a signed-out buyer sees the spec's message.
+      if (!request.user) throw unauthorized('Please login before purchasing', 'SIGN_IN_REQUIRED');
+      const session = await billing.createCheckout(
+        request.user,
+        request.body,
+        allowedOrigins(config, request),
+      );
+      return { success: true as const, url: session.url, sessionId: session.sessionId };
+    },
+  );
+
+  app.get(
+    '/api/stripe/checkout/:sessionId',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Where a checkout stands (after the buyer returns)',
+        params: SessionParams,
+        response: { 200: CheckoutStatusResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await billing.checkoutStatus(currentUser(request).id, request.params.sessionId),
+    }),
+  );
+
+  app.get(
+    '/api/stripe/subscription/status',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: "The signed-in user's active subscription",
+        response: { 200: SubscriptionStatusResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await billing.subscriptionStatus(currentUser(request).id)),
+    }),
+  );
+
+  app.post(
+    '/api/stripe/subscription/cancel',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Cancel the active subscription now',
+        body: Type.Optional(CancelSubscriptionBody),
+        response: { 200: CancelSubscriptionResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { message } = await billing.cancelSubscription(currentUser(request).id);
+      return { success: true as const, data: { message } };
+    },
+  );
+
+  if (opts.handleStripeWebhook) {
+    const handle = opts.handleStripeWebhook;
+    // The signature covers the exact bytes Stripe sent: keep the raw body in this scope.
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser(
+        '*',
+        { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
+        (_req, body, done) => done(null, body),
+      );
+      scope.post(
+        '/api/stripe/webhook',
+        { schema: { tags, summary: 'Stripe webhook (signed)', hide: false } },
+        async (request) => {
+          const signature = request.headers['stripe-signature'];
+          const result = await handle(
+            request.body as Buffer,
+            typeof signature === 'string' ? signature : undefined,
+          );
+          return { received: true, ...(result as object) };
+        },
+      );
+    });
+  }
+
+  if (config.localMode && !config.stripe) {
+    await app.register(async (scope) => {
+      // The local checkout's forms post url-encoded bodies we do not need to read.
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string' },
+        (_req, _body, done) => done(null, {}),
+      );
+      scope.get(
+        '/checkout/local/:sessionId',
+        { schema: { hide: true, params: SessionParams } },
+        async (request, reply) => {
+          const { sessionId } = request.params as { sessionId: string };
+          const checkout = await billing.findCheckout(sessionId);
+          if (!checkout || checkout.provider !== 'local') return reply.callNotFound();
+          const owner = await opts.findUser(checkout.userId);
+          return reply
+            .type('text/html; charset=utf-8')
+            .header('cache-control', 'no-store')
+            .send(renderLocalCheckoutPage(checkout, owner?.email ?? ''));
+        },
+      );
+      scope.post(
+        '/checkout/local/:sessionId/pay',
+        { schema: { hide: true, params: SessionParams } },
+        async (request, reply) => {
+          const { sessionId } = request.params as { sessionId: string };
+          const checkout = await billing.payLocalCheckout(sessionId);
+          return reply.redirect(
+            checkout.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', checkout.id),
+            303,
+          );
+        },
+      );
+      scope.post(
+        '/checkout/local/:sessionId/cancel',
+        { schema: { hide: true, params: SessionParams } },
+        async (request, reply) => {
+          const { sessionId } = request.params as { sessionId: string };
+          const checkout = await billing.cancelLocalCheckout(sessionId);
+          return reply.redirect(
+            checkout.cancelUrl.replaceAll('{CHECKOUT_SESSION_ID}', checkout.id),
+            303,
+          );
+        },
+      );
+    });
+  }
+}

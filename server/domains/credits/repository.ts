@@ -1,0 +1,107 @@
+/** SQL for the credits ledger. Every function takes `db | tx` first. */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { queryRows, type DbOrTx } from '../../core/db.ts';
+import { creditTransactions, users, type CreditTransactionRow } from '../../db/schema.ts';
+
+export async function findBySource(
+  db: DbOrTx,
+  sourceType: string,
+  sourceId: string,
+): Promise<CreditTransactionRow | null> {
+  const [row] = await db
+    .select()
+    .from(creditTransactions)
+    .where(
+      and(eq(creditTransactions.sourceType, sourceType), eq(creditTransactions.sourceId, sourceId)),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Serializes every change that names the same source, across users and processes, until commit. */
+export async function lockSource(tx: DbOrTx, sourceType: string, sourceId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${sourceType}:${sourceId}`}))`);
+}
+
+/** Adds credits; returns the new balance, or null when the user does not exist. */
+export async function addToBalance(
+  tx: DbOrTx,
+  userId: string,
+  amount: number,
+): Promise<number | null> {
+  const [row] = await tx
+    .update(users)
+    .set({ credits: sql`${users.credits} + ${amount}`, updatedAt: sql`now()` })
+    .where(eq(users.id, userId))
+    .returning({ credits: users.credits });
+  return row?.credits ?? null;
+}
+
+/** The debit: one statement that only succeeds when the balance covers it (never below zero). */
+export async function debitBalance(
+  tx: DbOrTx,
+  userId: string,
+  amount: number,
+): Promise<number | null> {
+  const [row] = await tx
+    .update(users)
+    .set({ credits: sql`${users.credits} - ${amount}`, updatedAt: sql`now()` })
+    .where(and(eq(users.id, userId), sql`${users.credits} >= ${amount}`))
+    .returning({ credits: users.credits });
+  return row?.credits ?? null;
+}
+
+/** The balance, locking the user's row for the rest of the transaction. */
+export async function lockBalance(tx: DbOrTx, userId: string): Promise<number | null> {
+  const rows = await queryRows<{ credits: number }>(
+    tx,
+    sql`select credits from users where id = ${userId} for update`,
+  );
+  return rows[0]?.credits ?? null;
+}
+
+export async function insertTransaction(
+  tx: DbOrTx,
+  row: typeof creditTransactions.$inferInsert,
+): Promise<CreditTransactionRow> {
+  const [inserted] = await tx.insert(creditTransactions).values(row).returning();
+  return inserted!;
+}
+
+export async function listTransactions(
+  db: DbOrTx,
+  userId: string,
+  limit: number,
+  offset: number,
+): Promise<CreditTransactionRow[]> {
+  return db
+    .select()
+    .from(creditTransactions)
+    .where(eq(creditTransactions.userId, userId))
+    .orderBy(desc(creditTransactions.createdAt), desc(creditTransactions.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countTransactions(db: DbOrTx, userId: string): Promise<number> {
+  const rows = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from credit_transactions where user_id = ${userId}`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The ledger sum and the stored balance of one user (the invariant: they are equal). */
+export async function ledgerSumAndBalance(
+  db: DbOrTx,
+  userId: string,
+): Promise<{ balance: number; ledgerSum: number } | null> {
+  const rows = await queryRows<{ balance: number; ledger_sum: number }>(
+    db,
+    sql`select u.credits as balance,
+               coalesce((select sum(amount) from credit_transactions t where t.user_id = u.id), 0)::int as ledger_sum
+        from users u where u.id = ${userId}`,
+  );
+  const row = rows[0];
+  return row ? { balance: row.balance, ledgerSum: row.ledger_sum } : null;
+}
