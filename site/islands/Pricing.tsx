@@ -1,0 +1,159 @@
+/**
+ * The live part of /pricing (spec 2 Pricing, 4 Subscription and Payment dialog, 8 Payment):
+ * the signed-in user's credits and active subscription with Cancel, the status banner, the
+ * payment and cancel dialogs, and the return from checkout. The cards themselves are static
+ * HTML in the page; their buttons are the small PlanAction and PackAction islands.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState } from 'react';
+import { $authReady, $authToken, $user, initAuth } from '../stores/auth.ts';
+import { $credits } from '../stores/credits.ts';
+import {
+  $subscription,
+  formatCredits,
+  handleCheckoutReturn,
+  type ActiveSubscription,
+} from '../stores/subscription.ts';
+import CancelDialog from './pricing/CancelDialog.tsx';
+import PaymentDialog from './pricing/PaymentDialog.tsx';
+import StatusBanner from './pricing/StatusBanner.tsx';
+
+const HYDRATE = { ssr: 'initial' } as const;
+
+interface PricingProps {
+  /** Plan names by id, for the active-subscription box. */
+  planNames: Record<string, string>;
+}
+
+function formatDate(date: Date): string {
+  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+}
+
+function CoinIcon() {
+  return (
+    <svg className="pricing-account__coin" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="2" />
+      <path
+        d="M12 7.5v9M9.5 10h4a1.5 1.5 0 010 3h-3a1.5 1.5 0 000 3h4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.6"
+        strokeLinecap="round"
+      />
+    </svg>
+  );
+}
+
+function ActiveSubscriptionBox({
+  subscription,
+  planName,
+  onCancel,
+}: {
+  subscription: ActiveSubscription;
+  planName: string;
+  onCancel: () => void;
+}) {
+  const cycle = subscription.billingCycle === 'yearly' ? 'Yearly' : 'Monthly';
+  return (
+    <section
+      className="active-subscription"
+      data-testid="active-subscription"
+      aria-labelledby="active-subscription-title"
+    >
+      <div className="active-subscription__body">
+        <h2 id="active-subscription-title" className="active-subscription__title">
+          Active subscription
+        </h2>
+        <dl className="active-subscription__facts">
+          <div>
+            <dt>Plan</dt>
+            <dd>{planName}</dd>
+          </div>
+          <div>
+            <dt>Billing</dt>
+            <dd>{cycle}</dd>
+          </div>
+          {subscription.currentPeriodEnd && (
+            <div>
+              <dt>Renews on</dt>
+              <dd>
+                <time dateTime={subscription.currentPeriodEnd.toISOString()}>
+                  {formatDate(subscription.currentPeriodEnd)}
+                </time>
+              </dd>
+            </div>
+          )}
+        </dl>
+      </div>
+      <button
+        type="button"
+        className="btn btn-secondary active-subscription__cancel"
+        aria-label={`Cancel ${planName} subscription`}
+        onClick={onCancel}
+      >
+        Cancel
+      </button>
+    </section>
+  );
+}
+
+export default function Pricing({ planNames }: PricingProps) {
+  const ready = useStore($authReady, HYDRATE);
+  const token = useStore($authToken, HYDRATE);
+  const user = useStore($user, HYDRATE);
+  const credits = useStore($credits, HYDRATE);
+  const status = useStore($subscription, HYDRATE);
+  const [cancelOpen, setCancelOpen] = useState(false);
+  const accountRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    initAuth();
+    void handleCheckoutReturn();
+  }, []);
+
+  const signedIn = ready && Boolean(token && user);
+  const subscription = signedIn ? status.subscription : null;
+  const planName = subscription ? (planNames[subscription.planId] ?? subscription.planId) : '';
+
+  return (
+    <>
+      <div className="pricing-account" ref={accountRef} tabIndex={-1}>
+        {!ready ? (
+          <div className="pricing-account__placeholder" aria-hidden="true" />
+        ) : signedIn ? (
+          <>
+            <p className="pricing-account__credits" data-testid="pricing-credits">
+              <CoinIcon />
+              <span>
+                Your balance: <strong>{formatCredits(credits)}</strong>
+              </span>
+            </p>
+            {subscription && (
+              <ActiveSubscriptionBox
+                subscription={subscription}
+                planName={planName}
+                onCancel={() => setCancelOpen(true)}
+              />
+            )}
+          </>
+        ) : (
+          <p className="pricing-account__signin">
+            <span>Log in to subscribe or buy credits.</span>
+            <a className="btn btn-secondary" href="/login">
+              Log in
+            </a>
+          </p>
+        )}
+      </div>
+
+      <StatusBanner />
+      <PaymentDialog />
+      <CancelDialog
+        open={cancelOpen && subscription !== null}
+        planName={planName}
+        onClose={() => setCancelOpen(false)}
+        fallbackFocusRef={accountRef}
+      />
+    </>
+  );
+}

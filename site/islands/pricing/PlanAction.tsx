@@ -1,0 +1,87 @@
+/**
+ * A plan card's button (spec 4 Subscription): neutral while the session and status load;
+ * 'Subscribe' without a subscription; while one is active every plan button is disabled, the
+ * current plan is marked 'Current' with 'Current Plan' and the others read
+ * 'Switch Plan (Cancel First)'.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo } from 'react';
+import { $authReady, $authToken, $user, initAuth } from '../../stores/auth.ts';
+import { $subscription, startPurchase, type PurchaseItem } from '../../stores/subscription.ts';
+
+const HYDRATE = { ssr: 'initial' } as const;
+
+interface PlanActionProps {
+  plan: { id: string; name: string; monthlyPrice: number; credits: number };
+  /** Id of the card's name heading, to give the disabled states their context. */
+  nameId: string;
+  /** The highlighted (popular) card gets the filled button. */
+  featured?: boolean;
+}
+
+export default function PlanAction({ plan, nameId, featured = false }: PlanActionProps) {
+  const ready = useStore($authReady, HYDRATE);
+  const token = useStore($authToken, HYDRATE);
+  const user = useStore($user, HYDRATE);
+  const status = useStore($subscription, HYDRATE);
+
+  useEffect(() => {
+    initAuth();
+  }, []);
+
+  const item = useMemo<PurchaseItem>(
+    () => ({
+      type: 'subscription',
+      id: plan.id,
+      name: plan.name,
+      price: plan.monthlyPrice,
+      credits: plan.credits,
+    }),
+    [plan.id, plan.name, plan.monthlyPrice, plan.credits],
+  );
+
+  const signedIn = ready && Boolean(token && user);
+  const pending = !ready || (signedIn && !status.loaded);
+
+  if (pending) {
+    return (
+      <button type="button" className="btn btn-block plan-action plan-action--pending" disabled>
+        <span className="spinner spinner-sm" aria-hidden="true" />
+        <span className="sr-only">Checking your plan…</span>
+      </button>
+    );
+  }
+
+  const active = signedIn ? status.subscription : null;
+  if (active) {
+    const isCurrent = active.planId === plan.id;
+    return (
+      <>
+        {isCurrent && (
+          <span className="plan-card__current" data-current-plan="">
+            Current
+          </span>
+        )}
+        <button
+          type="button"
+          className={`btn btn-block plan-action ${isCurrent ? 'plan-action--current' : 'btn-secondary'}`}
+          disabled
+          aria-describedby={nameId}
+        >
+          {isCurrent ? 'Current Plan' : 'Switch Plan (Cancel First)'}
+        </button>
+      </>
+    );
+  }
+
+  return (
+    <button
+      type="button"
+      className={`btn btn-block plan-action ${featured ? 'btn-primary' : 'btn-secondary'}`}
+      aria-label={`Subscribe to ${plan.name}`}
+      onClick={() => startPurchase(item)}
+    >
+      Subscribe
+    </button>
+  );
+}

@@ -1,0 +1,384 @@
+/**
+ * Subscription status and the pricing page's purchase flow (spec 4 "Subscription", "Payment
+ * dialog"; 5 Purchase; 7 stripe calls; 8 Payment).
+ *
+ * Only types come from server/contracts/billing.ts: its values build TypeBox schemas at import,
+ * which would pull the schema library into the browser. The page passes catalogue data as props.
+ */
+import { isHTTPError } from 'ky';
+import { atom, onMount } from 'nanostores';
+import type {
+  BillingCycle,
+  CancelSubscriptionResponse,
+  CheckoutStatusResponse,
+  PaymentRequest,
+  PaymentSessionResponse,
+  SubscriptionInfo,
+} from '../../server/contracts/billing.ts';
+import { track } from '../lib/analytics.ts';
+import { api, readApiError } from '../lib/api.ts';
+import { $authToken, $user } from './auth.ts';
+import { refreshCredits } from './credits.ts';
+
+// ---------- Messages (spec 5 and 8: quoted exactly) ----------
+
+export const LOGIN_REQUIRED = 'Please login before purchasing';
+export const ALREADY_SUBSCRIBED =
+  'You already have an active subscription. Please cancel it first to switch plans.';
+export const SESSION_FAILED = 'Failed to create payment session. Please try again.';
+export const PAYMENT_FAILED = 'Payment failed. Please try again later.';
+export const PAYMENT_SUCCEEDED = 'Payment successful! Your credits have been added.';
+/** Spec 8: "a Chinese fallback meaning cancel failed". */
+export const CANCEL_FAILED = '取消订阅失败，请稍后重试';
+export const PAYMENT_CONFIRMING = 'Confirming your payment…';
+export const PAYMENT_PENDING =
+  'Your payment is still being confirmed. Your credits will appear shortly.';
+export const CHECKOUT_CANCELLED = 'Checkout was cancelled. You have not been charged.';
+export const CHECKOUT_NOT_COMPLETED = 'Checkout was not completed. You have not been charged.';
+
+/** Spec 8: success banners clear after 3 s, cancel failures after 5 s. */
+export const BANNER_SHORT_MS = 3000;
+export const BANNER_LONG_MS = 5000;
+/** Brief: poll the checkout every 1 s, at most 15 times, after the provider sends the buyer back. */
+export const CHECKOUT_POLL_INTERVAL_MS = 1000;
+export const CHECKOUT_POLL_LIMIT = 15;
+
+// ---------- Display ----------
+
+/** A catalogue price as the spec writes it: 29.9 → "$29.9", 286 → "$286". */
+export const formatPrice = (dollars: number): string => `$${dollars}`;
+
+/** 1340 → "1,340 credits". */
+export const formatCredits = (credits: number): string =>
+  `${credits.toLocaleString('en-US')} ${credits === 1 ? 'credit' : 'credits'}`;
+
+// ---------- Subscription status ----------
+
+export interface ActiveSubscription {
+  planId: string;
+  billingCycle: BillingCycle;
+  /** End of the paid period (renewal date); null when the server sent nothing usable. */
+  currentPeriodEnd: Date | null;
+  status: string;
+}
+
+export interface SubscriptionState {
+  /** False until the signed-in user's first answer arrives (and while signed out). */
+  loaded: boolean;
+  /** The last request failed; the server still refuses a second subscription (409). */
+  failed: boolean;
+  subscription: ActiveSubscription | null;
+}
+
+const UNKNOWN: SubscriptionState = { loaded: false, failed: false, subscription: null };
+
+export const $subscription = atom<SubscriptionState>(UNKNOWN);
+
+/** Spec 3: currentPeriodEnd is epoch seconds, "a string or a date"; milliseconds are tolerated. */
+export function parsePeriodEnd(value: unknown): Date | null {
+  let date: Date | null = null;
+  if (value instanceof Date) date = value;
+  else if (typeof value === 'number') date = new Date(value < 1e12 ? value * 1000 : value);
+  else if (typeof value === 'string' && value.trim() !== '') {
+    const numeric = Number(value);
+    date = Number.isFinite(numeric)
+      ? new Date(numeric < 1e12 ? numeric * 1000 : numeric)
+      : new Date(value);
+  }
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+}
+
+type LooseSubscription = Partial<Omit<SubscriptionInfo, 'currentPeriodEnd'>> & {
+  currentPeriodEnd?: unknown;
+};
+interface LooseStatus {
+  hasActiveSubscription?: boolean;
+  subscription?: LooseSubscription | null;
+}
+
+/** Spec 7: the answer holds hasActiveSubscription and subscription directly or under data. */
+export function readSubscriptionStatus(body: unknown): ActiveSubscription | null {
+  if (typeof body !== 'object' || body === null) throw new Error('Unexpected status answer');
+  const outer = body as LooseStatus & { data?: LooseStatus };
+  const status = typeof outer.hasActiveSubscription === 'boolean' ? outer : (outer.data ?? {});
+  if (status.hasActiveSubscription !== true || !status.subscription?.planId) return null;
+  const { planId, billingCycle, currentPeriodEnd, status: state } = status.subscription;
+  return {
+    planId,
+    billingCycle: billingCycle === 'yearly' ? 'yearly' : 'monthly',
+    currentPeriodEnd: parsePeriodEnd(currentPeriodEnd),
+    status: typeof state === 'string' ? state : 'active',
+  };
+}
+
+let statusRequest: { userId: string; promise: Promise<void> } | null = null;
+
+/** Fetch the signed-in user's subscription; concurrent calls share one request. */
+export function refreshSubscription(): Promise<void> {
+  const userId = $user.get()?.id;
+  if (!userId || !$authToken.get()) {
+    $subscription.set(UNKNOWN);
+    return Promise.resolve();
+  }
+  if (statusRequest?.userId === userId) return statusRequest.promise;
+  const promise = fetchSubscription(userId).finally(() => {
+    if (statusRequest?.promise === promise) statusRequest = null;
+  });
+  statusRequest = { userId, promise };
+  return promise;
+}
+
+async function fetchSubscription(userId: string): Promise<void> {
+  let next: SubscriptionState;
+  try {
+    const body = await api.get('/api/stripe/subscription/status').json<unknown>();
+    next = { loaded: true, failed: false, subscription: readSubscriptionStatus(body) };
+  } catch (error) {
+    console.error('[subscription] status unavailable', error);
+    // Keep what we knew; the server refuses a second subscription anyway.
+    next = { ...$subscription.get(), loaded: true, failed: true };
+  }
+  // Ignore a late answer for a user who has signed out or switched accounts meanwhile.
+  if ($user.get()?.id === userId) $subscription.set(next);
+}
+
+// Follow the session while anything shows the subscription: new user → load, sign-out → unknown.
+onMount($subscription, () => {
+  if (typeof window === 'undefined') return;
+  let currentUserId: string | null = null;
+  return $user.subscribe((user) => {
+    const userId = user?.id ?? null;
+    if (userId === currentUserId) return;
+    currentUserId = userId;
+    statusRequest = null;
+    $subscription.set(UNKNOWN);
+    if (userId) void refreshSubscription();
+  });
+});
+
+/** Spec 7: POST /api/stripe/subscription/cancel { immediately: true }. Resolves to data.message. */
+export async function cancelSubscription(): Promise<string> {
+  const planId = $subscription.get().subscription?.planId;
+  try {
+    // No retry: a repeated cancel after a lost answer would only produce a confusing error.
+    const body = await api
+      .post('/api/stripe/subscription/cancel', { json: { immediately: true }, retry: 0 })
+      .json<CancelSubscriptionResponse>();
+    if (!body?.success) throw new Error('Cancel answer without success');
+    track('cancel_subscription', { plan_id: planId });
+    // Spec 4: cancel (immediate) → none. Show it at once; the refresh confirms.
+    $subscription.set({ loaded: true, failed: false, subscription: null });
+    void refreshSubscription();
+    return body.data?.message ?? '';
+  } catch (error) {
+    console.error('[subscription] cancel failed', error);
+    throw new Error(readApiError(error)?.message || CANCEL_FAILED, { cause: error });
+  }
+}
+
+// ---------- Status banner ----------
+
+export type BannerTone = 'success' | 'info' | 'error';
+
+export interface Banner {
+  id: number;
+  tone: BannerTone;
+  message: string;
+  /** Clears itself after this long; null stays until replaced (e.g. "Confirming…"). */
+  durationMs: number | null;
+  /** Offer a link to /login next to the message. */
+  loginLink?: boolean;
+  /** Language of the message when it is not English (the Chinese cancel fallback). */
+  lang?: string;
+}
+
+let bannerId = 0;
+export const $banner = atom<Banner | null>(null);
+
+/** Show one message in the page's status banner, replacing any other. */
+export function showBanner(banner: Omit<Banner, 'id'>): void {
+  bannerId += 1;
+  $banner.set({ ...banner, id: bannerId });
+}
+
+/** Remove the banner, only if it is still the one with this id (when given). */
+export function clearBanner(id?: number): void {
+  if (id === undefined || $banner.get()?.id === id) $banner.set(null);
+}
+
+// ---------- Purchase (payment dialog) ----------
+
+/** What the payment dialog sells; the page fills it from the catalogue. */
+export type PurchaseItem =
+  | { type: 'subscription'; id: string; name: string; price: number; credits: number }
+  | { type: 'credits'; id: string; name: string; price: number; credits: number };
+
+/** The item in the open payment dialog, or null when it is closed. */
+export const $purchase = atom<PurchaseItem | null>(null);
+
+function isSignedIn(): boolean {
+  return Boolean($authToken.get() && $user.get());
+}
+
+/** A plan or pack button was pressed: check the rules of spec 5, then open the payment dialog. */
+export function startPurchase(item: PurchaseItem): void {
+  if (!isSignedIn()) {
+    showBanner({
+      tone: 'error',
+      message: LOGIN_REQUIRED,
+      loginLink: true,
+      durationMs: BANNER_LONG_MS,
+    });
+    return;
+  }
+  if (item.type === 'subscription' && $subscription.get().subscription) {
+    showBanner({ tone: 'error', message: ALREADY_SUBSCRIBED, durationMs: BANNER_LONG_MS });
+    return;
+  }
+  clearBanner();
+  $purchase.set(item);
+}
+
+/** Close the payment dialog. */
+export function closePurchase(): void {
+  $purchase.set(null);
+}
+
+/** A checkout that could not start, with the banner that explains it. */
+export class CheckoutError extends Error {
+  readonly loginLink: boolean;
+  constructor(
+    message: string,
+    { cause, loginLink = false }: { cause?: unknown; loginLink?: boolean },
+  ) {
+    super(message, { cause });
+    this.name = 'CheckoutError';
+    this.loginLink = loginLink;
+  }
+}
+
+function checkoutFailure(error: unknown): CheckoutError {
+  if (!isHTTPError(error)) return new CheckoutError(PAYMENT_FAILED, { cause: error });
+  const status = error.response.status;
+  const serverMessage = readApiError(error)?.message;
+  if (status === 401) return new CheckoutError(LOGIN_REQUIRED, { cause: error, loginLink: true });
+  if (status === 409) {
+    // The server knows of a subscription this page did not: show it.
+    void refreshSubscription();
+    return new CheckoutError(serverMessage || ALREADY_SUBSCRIBED, { cause: error });
+  }
+  // 5xx messages are generic by design (the server hides details): use the spec's wording.
+  if (serverMessage && status < 500) return new CheckoutError(serverMessage, { cause: error });
+  return new CheckoutError(SESSION_FAILED, { cause: error });
+}
+
+/** The hosted-checkout request for an item: page purchases bill monthly (spec 9). */
+export function paymentRequest(item: PurchaseItem, origin: string): PaymentRequest {
+  const urls = {
+    // {CHECKOUT_SESSION_ID} stays literal: the payment provider fills it in on the way back.
+    success_url: `${origin}/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${origin}/pricing?payment=cancelled`,
+  };
+  return item.type === 'subscription'
+    ? {
+        type: 'subscription',
+        plan_id: item.id,
+        billing_cycle: 'monthly',
+        amount: item.price,
+        currency: 'usd',
+        ...urls,
+      }
+    : { type: 'credits', package_id: item.id, amount: item.price, currency: 'usd', ...urls };
+}
+
+/**
+ * Create the hosted checkout session and report it; resolves to the provider's URL.
+ * Throws a CheckoutError whose message is the banner text.
+ */
+export async function createCheckoutSession(item: PurchaseItem): Promise<string> {
+  let body: Partial<PaymentSessionResponse> & { success?: boolean };
+  try {
+    // Money safety: never retry. A retried timeout could open two sessions for one click.
+    body = await api
+      .post('/api/stripe/create-payment-intent', {
+        json: paymentRequest(item, window.location.origin),
+        retry: 0,
+      })
+      .json();
+  } catch (error) {
+    console.error('[checkout] session not created', error);
+    throw checkoutFailure(error);
+  }
+  if (!body?.success || typeof body.url !== 'string' || body.url === '') {
+    console.error('[checkout] unusable session answer', body);
+    throw new CheckoutError(SESSION_FAILED, {});
+  }
+  // Spec 7 analytics: purchase (packs) and subscribe (plans), when the session exists.
+  if (item.type === 'subscription') {
+    track('subscribe', { value: item.price, currency: 'USD', plan_id: item.id });
+  } else {
+    track('purchase', { value: item.price, currency: 'USD', item_id: item.id });
+  }
+  return body.url;
+}
+
+// ---------- Return from checkout ----------
+
+type CheckoutStatus = CheckoutStatusResponse['data']['status'];
+
+const sleep = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
+
+/** Poll a checkout until it is paid or closed, at most CHECKOUT_POLL_LIMIT times. */
+async function waitForCheckout(sessionId: string): Promise<CheckoutStatus | 'unknown'> {
+  for (let attempt = 1; attempt <= CHECKOUT_POLL_LIMIT; attempt += 1) {
+    try {
+      // One request per attempt: the poll itself is the retry.
+      const body = await api
+        .get(`/api/stripe/checkout/${encodeURIComponent(sessionId)}`, { retry: 0 })
+        .json<CheckoutStatusResponse>();
+      const status = body?.data?.status;
+      if (status === 'paid' || status === 'canceled' || status === 'expired') return status;
+    } catch (error) {
+      console.error('[checkout] status unavailable', error);
+    }
+    if (attempt < CHECKOUT_POLL_LIMIT) await sleep(CHECKOUT_POLL_INTERVAL_MS);
+  }
+  return 'unknown';
+}
+
+/**
+ * The provider sent the buyer back (`?payment=success&session_id=…` or `?payment=cancelled`):
+ * confirm the payment, say how it went, refresh credits and subscription, and clean the URL.
+ */
+export async function handleCheckoutReturn(): Promise<void> {
+  const url = new URL(window.location.href);
+  const payment = url.searchParams.get('payment');
+  if (payment !== 'success' && payment !== 'cancelled') return;
+  const sessionId = url.searchParams.get('session_id');
+
+  const cleanUrl = () => {
+    url.searchParams.delete('payment');
+    url.searchParams.delete('session_id');
+    window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+  };
+
+  if (payment === 'cancelled' || !sessionId) {
+    cleanUrl();
+    showBanner({ tone: 'info', message: CHECKOUT_CANCELLED, durationMs: BANNER_SHORT_MS });
+    return;
+  }
+
+  showBanner({ tone: 'info', message: PAYMENT_CONFIRMING, durationMs: null });
+  const status = await waitForCheckout(sessionId);
+  cleanUrl();
+  if (status === 'paid') {
+    showBanner({ tone: 'success', message: PAYMENT_SUCCEEDED, durationMs: BANNER_SHORT_MS });
+  } else if (status === 'canceled' || status === 'expired') {
+    showBanner({ tone: 'info', message: CHECKOUT_NOT_COMPLETED, durationMs: BANNER_LONG_MS });
+    return;
+  } else {
+    showBanner({ tone: 'info', message: PAYMENT_PENDING, durationMs: BANNER_LONG_MS });
+  }
+  // Paid or still confirming: the webhook may already have credited the account.
+  await Promise.all([refreshCredits({ force: true }), refreshSubscription()]);
+}
