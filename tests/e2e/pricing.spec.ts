@@ -34,7 +34,7 @@ test('shows the three plans and three packs with the spec prices to a visitor', 
     ['lite', '$29.9', '590'],
     ['pro', '$59.9', '1,340'],
     ['pro+', '$129.9', '3,370'],
-  ]) {
+  ] as const) {
     const card = page.getByTestId(`plan-${id}`);
     await expect(card).toContainText(price);
     await expect(card).toContainText(credits);
@@ -44,7 +44,7 @@ test('shows the three plans and three packs with the spec prices to a visitor', 
     ['starter', '$19.9', '330'],
     ['basic', '$49.9', '950'],
     ['standard', '$99.9', '2,200'],
-  ]) {
+  ] as const) {
     const card = page.getByTestId(`pack-${id}`);
     await expect(card).toContainText(price);
     await expect(card).toContainText(credits);
