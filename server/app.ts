@@ -25,6 +25,9 @@ import { createStripeProvider, type StripeProvider } from './domains/billing/pro
 import { billingRoutes } from './domains/billing/routes.ts';
 import { createBillingService, type BillingService } from './domains/billing/service.ts';
 import { createStripeWebhookHandler } from './domains/billing/webhooks.ts';
+import { createMediaStore, type MediaStore } from './domains/video/media.ts';
+import { videoRoutes } from './domains/video/routes.ts';
+import { createVideoService } from './domains/video/service.ts';
 
 export interface AppDeps {
   database?: Database;
@@ -45,6 +48,7 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     siteRelease: LiveRelease;
+    media: MediaStore;
   }
 }
 
@@ -169,6 +173,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       : null,
   });
   if (deps.scheduler !== false) startScheduler(app, billing);
+
+  const media = createMediaStore(config.dataDir);
+  const video = createVideoService({
+    db: database.db,
+    uploadsDir: path.join(config.dataDir, 'uploads'),
+    providerName: config.video.provider,
+    deadlineMs: config.video.deadlineMs,
+  });
+  await app.register(videoRoutes, { video, mediaDir: media.dir });
+  app.decorate('media', media);
 
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({

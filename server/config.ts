@@ -31,6 +31,16 @@ const EnvSchema = Type.Object({
   STRIPE_WEBHOOK_SECRET: Type.String({ default: '' }),
   STRIPE_API_BASE: Type.String({ default: '' }),
   MAIL_FROM: Type.String({ default: '' }),
+  VIDEO_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('veo')], { default: 'local' }),
+  GEMINI_API_KEY: Type.String({ default: '' }),
+  GEMINI_API_BASE: Type.String({ default: 'https://generativelanguage.googleapis.com' }),
+  VEO_MODEL_TEXT: Type.String({ default: '' }),
+  VEO_MODEL_IMAGE: Type.String({ default: '' }),
+  VIDEO_DEADLINE_MINUTES: Type.Integer({ minimum: 1, maximum: 24 * 60, default: 20 }),
+  VIDEO_WORKER: Type.Union([Type.Literal('inline'), Type.Literal('off')], { default: 'inline' }),
+  VIDEO_WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 32, default: 2 }),
+  VIDEO_LEASE_SECONDS: Type.Integer({ minimum: 2, maximum: 600, default: 30 }),
+  VIDEO_POLL_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 0 }),
   SERVE_SITE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -62,6 +72,18 @@ export interface Config {
   mail: { smtpUrl: string | null; from: string };
   /** Null: the local checkout (local mode only). */
   stripe: { secretKey: string; webhookSecret: string; apiBase: URL | null } | null;
+  video: {
+    provider: 'local' | 'veo';
+    gemini: { apiBase: string; apiKey: string; textModel: string; imageModel: string };
+    deadlineMs: number;
+    /** inline: `npm start` runs the worker in-process; off: only `npm run worker` does. */
+    worker: 'inline' | 'off';
+    concurrency: number;
+    /** How long a claimed task stays a worker's without a renewal (a crashed worker's expires). */
+    leaseMs: number;
+    /** Pause between status checks of a job; 0: the provider's default. */
+    pollMs: number;
+  };
   serveSite: boolean;
   logLevel: Env['LOG_LEVEL'];
   trustProxy: boolean;
@@ -132,6 +154,20 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             apiBase: env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null,
           }
         : null,
+    video: {
+      provider: env.VIDEO_PROVIDER,
+      gemini: {
+        apiBase: env.GEMINI_API_BASE.replace(/\/+$/, ''),
+        apiKey: env.GEMINI_API_KEY,
+        textModel: env.VEO_MODEL_TEXT,
+        imageModel: env.VEO_MODEL_IMAGE,
+      },
+      deadlineMs: env.VIDEO_DEADLINE_MINUTES * 60_000,
+      worker: env.VIDEO_WORKER,
+      concurrency: env.VIDEO_WORKER_CONCURRENCY,
+      leaseMs: env.VIDEO_LEASE_SECONDS * 1000,
+      pollMs: env.VIDEO_POLL_MS,
+    },
     serveSite: env.SERVE_SITE === 'true',
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY === 'true',
@@ -143,6 +179,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(
       `Stripe needs both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET. Set ${missing}.`,
     );
+  }
+  if (config.video.provider === 'veo') {
+    for (const [name, value] of [
+      ['GEMINI_API_KEY', config.video.gemini.apiKey],
+      ['VEO_MODEL_TEXT', config.video.gemini.textModel],
+      ['VEO_MODEL_IMAGE', config.video.gemini.imageModel],
+    ] as const) {
+      if (!value) throw new ConfigError(`VIDEO_PROVIDER=veo needs ${name}.`);
+    }
   }
   if (isProduction) assertProductionReady(config, env);
   return config;
@@ -156,6 +201,12 @@ function assertProductionReady(config: Config, env: Env): void {
   if (!env.PUBLIC_SITE_URL)
     missing.push(['PUBLIC_SITE_URL', 'canonical links and mail need the public origin']);
   if (!config.mail.smtpUrl) missing.push(['SMTP_URL', 'the outbox mailer is local-only']);
+  if (config.video.provider !== 'veo') {
+    missing.push([
+      'VIDEO_PROVIDER=veo',
+      'the ffmpeg renderer is local-only (with GEMINI_API_KEY, VEO_MODEL_TEXT, VEO_MODEL_IMAGE)',
+    ]);
+  }
   if (!config.stripe) {
     missing.push(['STRIPE_SECRET_KEY', 'the local checkout is local-only']);
     missing.push(['STRIPE_WEBHOOK_SECRET', 'payments are confirmed by signed webhooks']);

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { buildApp } from './app.ts';
 import { createSiteBuilder } from './domains/site-build/service.ts';
 import { loadLiveRelease } from './core/static-site.ts';
+import { createConfiguredWorker } from './domains/video/setup.ts';
 
 async function main(): Promise<void> {
   loadDotEnv();
@@ -26,6 +27,12 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
 
+  const worker =
+    config.video.worker === 'inline'
+      ? createConfiguredWorker(config, app.database.db, app.log)
+      : null;
+  worker?.start();
+
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -33,13 +40,16 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    // Stop claiming tasks and hand unfinished ones back to the queue, then close the server.
+    Promise.resolve(worker?.stop())
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,13 +1,48 @@
 /**
- * `npm run worker`: the background worker entry. Video tasks arrive with the video issue; until
- * then there is no queue to drain, so this checks the configuration and database and exits.
+ * `npm run worker`: the video worker on its own. Against PostgreSQL any number of workers (and
+ * `npm start` instances with their inline worker) share the queue; tasks are claimed with
+ * FOR UPDATE SKIP LOCKED, so none is done twice. The embedded PGlite database allows one process
+ * only, so there the worker runs inside `npm start`.
  */
-import { loadConfig, loadDotEnv } from './config.ts';
+import pino from 'pino';
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { openDatabase } from './core/db.ts';
+import { createConfiguredWorker } from './domains/video/setup.ts';
 
-loadDotEnv();
-const config = loadConfig();
-const database = await openDatabase(config);
-await database.migrate();
-console.log('worker: configuration and database OK; no background jobs are defined yet.');
-await database.close();
+async function main(): Promise<void> {
+  loadDotEnv();
+  const config = loadConfig();
+  if (!config.databaseUrl) {
+    throw new ConfigError(
+      'npm run worker needs DATABASE_URL (PostgreSQL). The embedded database allows one process, and `npm start` already runs the worker inside it.',
+    );
+  }
+  const log = pino({ level: config.logLevel, name: 'video-worker' });
+  const database = await openDatabase(config);
+  await database.migrate();
+  const worker = createConfiguredWorker(config, database.db, log);
+  worker.start();
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'worker shutting down');
+    worker
+      .stop()
+      .then(() => database.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          log.error({ err }, 'worker shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -160,7 +160,49 @@ export const webhookEvents = pgTable('webhook_events', {
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Video tasks: pending → processing → completed | failed. Workers claim rows with
+ * FOR UPDATE SKIP LOCKED and hold a lease they renew while working; an expired lease means the
+ * worker died and the task is reclaimed.
+ */
+export const videoTasks = pgTable(
+  'video_tasks',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'processing', 'completed', 'failed'] })
+      .notNull()
+      .default('pending'),
+    statusMessage: text('status_message'),
+    progress: integer('progress').notNull().default(0),
+    model: text('model').notNull(),
+    mode: text('mode', { enum: ['text', 'image'] }).notNull(),
+    prompt: text('prompt').notNull(),
+    /** The re-encoded upload under DATA_DIR/uploads (image mode). */
+    inputImage: text('input_image'),
+    provider: text('provider').notNull(),
+    providerJobId: text('provider_job_id'),
+    resultUrl: text('result_url'),
+    posterUrl: text('poster_url'),
+    errorMessage: text('error_message'),
+    attempts: integer('attempts').notNull().default(0),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
+    deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index('video_tasks_queue_idx').on(t.status, t.createdAt),
+    index('video_tasks_user_idx').on(t.userId, t.createdAt),
+    check('video_tasks_progress_range', sql`${t.progress} between 0 and 100`),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
+export type VideoTaskRow = typeof videoTasks.$inferSelect;
 export type CreditTransactionRow = typeof creditTransactions.$inferSelect;
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;

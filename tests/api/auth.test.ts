@@ -340,6 +340,10 @@ describe('production mode', () => {
         SMTP_URL: 'smtp://mail.invalid:25',
         STRIPE_SECRET_KEY: 'sk_test_unused',
         STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+        VIDEO_PROVIDER: 'veo',
+        GEMINI_API_KEY: 'unused',
+        VEO_MODEL_TEXT: 'veo-text-unused',
+        VEO_MODEL_IMAGE: 'veo-image-unused',
       },
       deps: { google: createGoogleIdentity({ ...google, clientId: google.clientId }) },
     });

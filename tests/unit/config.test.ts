@@ -34,6 +34,10 @@ describe('loadConfig', () => {
         SMTP_URL: 'smtps://u:p@smtp.example.com',
         STRIPE_SECRET_KEY: 'sk_live_x',
         STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        VIDEO_PROVIDER: 'veo',
+        GEMINI_API_KEY: 'key',
+        VEO_MODEL_TEXT: 'veo-3.0-generate-001',
+        VEO_MODEL_IMAGE: 'veo-3.0-fast-generate-001',
       };
       delete env[missing];
       if (missing === 'STRIPE_SECRET_KEY') delete env.STRIPE_WEBHOOK_SECRET;
@@ -51,8 +55,18 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://u:p@smtp.example.com',
       STRIPE_SECRET_KEY: 'sk_live_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      VIDEO_PROVIDER: 'veo',
+      GEMINI_API_KEY: 'key',
+      VEO_MODEL_TEXT: 'veo-3.0-generate-001',
+      VEO_MODEL_IMAGE: 'veo-3.0-fast-generate-001',
     });
     expect(config).toMatchObject({ localMode: false, publicSiteUrl: 'https://veo3studio.app' });
+  });
+
+  it('names the missing Veo setting when VIDEO_PROVIDER=veo', () => {
+    expect(() =>
+      loadConfig({ VIDEO_PROVIDER: 'veo', GEMINI_API_KEY: 'k', VEO_MODEL_TEXT: 'm' }),
+    ).toThrow(/VEO_MODEL_IMAGE/);
   });
 
   it('needs both Stripe secrets once one is set, and names the missing one', () => {

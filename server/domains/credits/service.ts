@@ -134,3 +134,11 @@ export function createCreditsService(db: Db) {
 }
 
 export type CreditsService = ReturnType<typeof createCreditsService>;
+
+/**
+ * Locks the user's balance row until the transaction ends and returns it: callers that must
+ * check something else before paying (e.g. unfinished tasks) serialize per user with this.
+ */
+export async function lockUserCredits(tx: DbOrTx, userId: string): Promise<number | null> {
+  return repo.lockBalance(tx, userId);
+}

@@ -1,0 +1,105 @@
+/**
+ * The local video provider (local mode default): renders with the project's ffmpeg renderer in
+ * this process. Jobs live in DATA_DIR/jobs/<id>/ (input.json, the image, output.mp4), so a
+ * worker that restarts after a crash finds the job and renders it again from its input.
+ */
+import { randomUUID } from 'node:crypto';
+import { access, copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { renderLocalVideo } from './local-renderer.ts';
+import type { VideoJobInput, VideoJobState, VideoProvider } from './types.ts';
+
+interface RunningJob {
+  progress: number;
+  done: Promise<void>;
+  error: Error | null;
+  finished: boolean;
+}
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+export function createLocalVideoProvider(opts: { jobsDir: string }): VideoProvider {
+  const running = new Map<string, RunningJob>();
+  const jobDir = (id: string) => {
+    if (!/^local-[0-9a-f-]{36}$/.test(id)) throw new Error(`not a local job id: ${id}`);
+    return path.join(opts.jobsDir, id);
+  };
+
+  function start(id: string, input: { prompt: string; mode: 'text' | 'image' }) {
+    const dir = jobDir(id);
+    const job: RunningJob = { progress: 0, error: null, finished: false, done: Promise.resolve() };
+    const partial = path.join(dir, 'output.part.mp4');
+    job.done = renderLocalVideo({
+      prompt: input.prompt,
+      mode: input.mode,
+      ...(input.mode === 'image' ? { imagePath: path.join(dir, 'image') } : {}),
+      outputPath: partial,
+      posterPath: path.join(dir, 'poster.jpg'),
+      onProgress: (fraction) => {
+        job.progress = fraction;
+      },
+    })
+      // The finished file appears under its final name only when complete.
+      .then(() => rename(partial, path.join(dir, 'output.mp4')))
+      .catch((error: unknown) => {
+        job.error = error instanceof Error ? error : new Error(String(error));
+      })
+      .finally(() => {
+        job.finished = true;
+      });
+    running.set(id, job);
+    return job;
+  }
+
+  return {
+    name: 'local',
+
+    async submit(input: VideoJobInput) {
+      const id = `local-${randomUUID()}`;
+      const dir = jobDir(id);
+      await mkdir(dir, { recursive: true });
+      if (input.mode === 'image') {
+        if (!input.image)
+          throw Object.assign(new Error('Image mode needs an image.'), { retryable: false });
+        await writeFile(path.join(dir, 'image'), input.image.data);
+      }
+      await writeFile(
+        path.join(dir, 'input.json'),
+        JSON.stringify({ prompt: input.prompt, mode: input.mode }),
+      );
+      start(id, input);
+      return id;
+    },
+
+    async poll(id): Promise<VideoJobState> {
+      const dir = jobDir(id);
+      const job = running.get(id);
+      if (job && !job.finished) return { state: 'running', progress: job.progress };
+      if (await exists(path.join(dir, 'output.mp4'))) return { state: 'succeeded' };
+      if (job?.error) {
+        running.delete(id);
+        return {
+          state: 'failed',
+          reason: `The local renderer failed: ${job.error.message.split('\n')[0]}`,
+        };
+      }
+      // Not running here and not finished: the process that started it died. Start again.
+      const input = JSON.parse(await readFile(path.join(dir, 'input.json'), 'utf8')) as {
+        prompt: string;
+        mode: 'text' | 'image';
+      };
+      start(id, input);
+      return { state: 'running', progress: 0 };
+    },
+
+    async download(id, destPath) {
+      await copyFile(path.join(jobDir(id), 'output.mp4'), destPath);
+      running.delete(id);
+      await rm(jobDir(id), { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,164 @@
+/** HTTP for video: generate (multipart), task status, history, and the media files. */
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import { Type } from 'typebox';
+import { currentUser, requireUser } from '../../core/auth.ts';
+import { AppError, badRequest, unauthorized } from '../../core/errors.ts';
+import { ErrorResponse } from '../../contracts/common.ts';
+import {
+  GenerateResponse,
+  HistoryQuery,
+  HistoryResponse,
+  MAX_IMAGE_BYTES,
+  TaskStatusResponse,
+} from '../../contracts/video.ts';
+import { MEDIA_PREFIX } from './media.ts';
+import type { VideoService } from './service.ts';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const TaskParams = Type.Object({ taskId: Type.String({ format: 'uuid' }) });
+
+export async function videoRoutes(
+  fastify: FastifyInstance,
+  opts: { video: VideoService; mediaDir: string },
+) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { video } = opts;
+  const tags = ['video'];
+
+  await app.register(multipart, {
+    limits: {
+      fileSize: MAX_IMAGE_BYTES,
+      files: 1,
+      fields: 5,
+      parts: 6,
+      fieldSize: 16 * 1024,
+      headerPairs: 100,
+    },
+  });
+
+  app.post(
+    '/api/video/generate',
+    {
+      schema: {
+        tags,
+        summary: 'Start a video: multipart prompt, model and (image mode) image; costs 17 credits',
+        consumes: ['multipart/form-data'],
+        response: {
+          200: GenerateResponse,
+          ...errors,
+          402: ErrorResponse,
+          413: ErrorResponse,
+          429: ErrorResponse,
+        },
+      },
+    },
+    async (request) => {
+      if (!request.user)
+        throw unauthorized('Please login before generating a video', 'SIGN_IN_REQUIRED');
+      if (!request.isMultipart()) {
+        throw badRequest(
+          'Send the form as multipart/form-data with the fields prompt, model and image.',
+          'MULTIPART_REQUIRED',
+        );
+      }
+      const fields: Record<string, string> = {};
+      let image: Buffer | undefined;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'image')
+              throw badRequest(
+                `Unexpected file field '${part.fieldname}'; send the picture as 'image'.`,
+                'UNEXPECTED_FILE',
+              );
+            image = await part.toBuffer();
+          } else if (typeof part.value === 'string') {
+            fields[part.fieldname] = part.value;
+          }
+        }
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError(
+            413,
+            'IMAGE_TOO_LARGE',
+            'The image is larger than 10MB. Please choose a smaller image.',
+          );
+        }
+        if (
+          code === 'FST_PARTS_LIMIT' ||
+          code === 'FST_FILES_LIMIT' ||
+          code === 'FST_FIELDS_LIMIT'
+        ) {
+          throw badRequest(
+            'Too many form fields or files: send prompt, model and one image.',
+            'TOO_MANY_PARTS',
+          );
+        }
+        if (error instanceof AppError) throw error;
+        throw badRequest('The upload could not be read. Please try again.', 'MULTIPART_INVALID');
+      }
+      const result = await video.submit(request.user, {
+        prompt: fields.prompt,
+        model: fields.model,
+        image,
+      });
+      return { success: true as const, data: result, message: 'Video generation started' };
+    },
+  );
+
+  app.get(
+    '/api/video/status/:taskId',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Status of one of your video tasks',
+        params: TaskParams,
+        response: { 200: TaskStatusResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await video.status(currentUser(request).id, request.params.taskId),
+    }),
+  );
+
+  app.get(
+    '/api/video/history',
+    {
+      schema: {
+        tags,
+        summary: 'Your completed videos, newest first',
+        querystring: HistoryQuery,
+        response: { 200: HistoryResponse, ...errors },
+      },
+    },
+    async (request) => {
+      if (!request.user) throw unauthorized('Please login first', 'SIGN_IN_REQUIRED');
+      const { page, limit } = request.query;
+      return {
+        success: true as const,
+        data: await video.history(request.user.id, page, limit),
+        message: 'OK',
+      };
+    },
+  );
+
+  // Finished videos and posters: unguessable names, immutable, with range requests for seeking.
+  await app.register(fastifyStatic, {
+    root: path.resolve(opts.mediaDir),
+    prefix: MEDIA_PREFIX,
+    decorateReply: false,
+    index: false,
+    acceptRanges: true,
+    cacheControl: true,
+    maxAge: '365d',
+    immutable: true,
+    schemaHide: true,
+  });
+}

@@ -1,0 +1,92 @@
+/** Helpers for video tests: credits for a user, multipart bodies, images, a provider double. */
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { createCreditsService } from '../../server/domains/credits/service.ts';
+import type {
+  VideoJobInput,
+  VideoJobState,
+  VideoProvider,
+} from '../../server/domains/video/providers/types.ts';
+import type { TestApp } from './app.ts';
+
+export async function grantCredits(t: TestApp, userId: string, amount: number) {
+  await createCreditsService(t.database.db).apply({
+    userId,
+    amount,
+    sourceType: 'test_grant',
+    sourceId: randomUUID(),
+    description: 'test credits',
+  });
+}
+
+/** A multipart/form-data body as browsers send it. */
+export function multipart(
+  fields: Record<string, string>,
+  file?: { name: string; filename: string; type: string; data: Buffer },
+) {
+  const boundary = `----veo3test${randomUUID().replaceAll('-', '')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  }
+  if (file) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** A real PNG of one colour. */
+export const pngImage = (width = 64, height = 48, color = { r: 220, g: 30, b: 30 }) =>
+  sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
+
+/**
+ * An in-memory provider: each job runs `polls` polls, then succeeds (writing a small file) or
+ * fails as told. It counts submits per prompt so tests can prove each task ran once.
+ */
+export function fakeProvider(
+  opts: { polls?: number; failFor?: (prompt: string) => string | null } = {},
+) {
+  const jobs = new Map<string, { input: VideoJobInput; polls: number }>();
+  const submits = new Map<string, number>();
+  const provider: VideoProvider & { submits: Map<string, number>; jobs: typeof jobs } = {
+    name: 'fake',
+    submits,
+    jobs,
+    async submit(input) {
+      submits.set(input.prompt, (submits.get(input.prompt) ?? 0) + 1);
+      const id = `job-${randomUUID()}`;
+      jobs.set(id, { input, polls: 0 });
+      return id;
+    },
+    async poll(id): Promise<VideoJobState> {
+      const job = jobs.get(id);
+      if (!job) return { state: 'failed', reason: 'unknown job' };
+      job.polls += 1;
+      if (job.polls < (opts.polls ?? 2))
+        return { state: 'running', progress: job.polls / (opts.polls ?? 2) };
+      const reason = opts.failFor?.(job.input.prompt) ?? null;
+      return reason ? { state: 'failed', reason } : { state: 'succeeded' };
+    },
+    async download(id, dest) {
+      await writeFile(dest, Buffer.from(`fake video for ${jobs.get(id)?.input.prompt}`));
+    },
+  };
+  return provider;
+}
