@@ -52,6 +52,8 @@ export default defineConfig({
       PUBLIC_SITE_URL: baseURL,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
+      // The local renderer fails these prompts on purpose (the failure path e2e test).
+      LOCAL_RENDER_FAIL_PATTERN: '^FAIL:',
     },
   },
 });

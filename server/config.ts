@@ -41,6 +41,7 @@ const EnvSchema = Type.Object({
   VIDEO_WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 32, default: 2 }),
   VIDEO_LEASE_SECONDS: Type.Integer({ minimum: 2, maximum: 600, default: 30 }),
   VIDEO_POLL_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 0 }),
+  LOCAL_RENDER_FAIL_PATTERN: Type.String({ default: '' }),
   SERVE_SITE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -83,6 +84,8 @@ export interface Config {
     leaseMs: number;
     /** Pause between status checks of a job; 0: the provider's default. */
     pollMs: number;
+    /** Local renderer only: prompts matching this fail on purpose, to try the failure path. */
+    localFailPattern: RegExp | null;
   };
   serveSite: boolean;
   logLevel: Env['LOG_LEVEL'];
@@ -167,6 +170,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.VIDEO_WORKER_CONCURRENCY,
       leaseMs: env.VIDEO_LEASE_SECONDS * 1000,
       pollMs: env.VIDEO_POLL_MS,
+      localFailPattern: env.LOCAL_RENDER_FAIL_PATTERN
+        ? new RegExp(env.LOCAL_RENDER_FAIL_PATTERN)
+        : null,
     },
     serveSite: env.SERVE_SITE === 'true',
     logLevel: env.LOG_LEVEL,

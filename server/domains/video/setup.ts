@@ -27,7 +27,10 @@ export function createConfiguredProvider(config: Config): VideoProvider {
       models: { [TEXT_MODEL]: gemini.textModel, [IMAGE_MODEL]: gemini.imageModel },
     });
   }
-  return createLocalVideoProvider({ jobsDir: path.join(config.dataDir, 'jobs') });
+  return createLocalVideoProvider({
+    jobsDir: path.join(config.dataDir, 'jobs'),
+    failPattern: config.video.localFailPattern,
+  });
 }
 
 export function createConfiguredWorker(

@@ -22,7 +22,11 @@ const exists = (file: string) =>
     () => false,
   );
 
-export function createLocalVideoProvider(opts: { jobsDir: string }): VideoProvider {
+export function createLocalVideoProvider(opts: {
+  jobsDir: string;
+  /** Prompts matching this fail on purpose (LOCAL_RENDER_FAIL_PATTERN), to try the failure path. */
+  failPattern?: RegExp | null;
+}): VideoProvider {
   const running = new Map<string, RunningJob>();
   const jobDir = (id: string) => {
     if (!/^local-[0-9a-f-]{36}$/.test(id)) throw new Error(`not a local job id: ${id}`);
@@ -32,6 +36,14 @@ export function createLocalVideoProvider(opts: { jobsDir: string }): VideoProvid
   function start(id: string, input: { prompt: string; mode: 'text' | 'image' }) {
     const dir = jobDir(id);
     const job: RunningJob = { progress: 0, error: null, finished: false, done: Promise.resolve() };
+    if (opts.failPattern?.test(input.prompt)) {
+      job.error = new Error(
+        'this prompt matches LOCAL_RENDER_FAIL_PATTERN, so the local renderer failed it on purpose.',
+      );
+      job.finished = true;
+      running.set(id, job);
+      return job;
+    }
     const partial = path.join(dir, 'output.part.mp4');
     job.done = renderLocalVideo({
       prompt: input.prompt,

@@ -1,0 +1,168 @@
+/**
+ * Blog shapes (spec 3 "Blog post (public list)", "Blog article (detail)", "Blog post (admin)",
+ * "Upload responses"; spec 9 paging and limits).
+ */
+import { Type, type Static } from 'typebox';
+import { Ok } from './common.ts';
+
+export const BLOG_PAGE_SIZE = 12;
+export const EXCERPT_LENGTH = 100;
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+export const PostStatus = Type.Union([
+  Type.Literal('draft'),
+  Type.Literal('published'),
+  Type.Literal('archived'),
+]);
+export type PostStatus = Static<typeof PostStatus>;
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
+  Type.Union([t, Type.Null()]);
+
+/** A published post in the list (excerpt cut at 100 characters). */
+export const PublicPost = Type.Object({
+  id: Type.String(),
+  slug: Type.String(),
+  title: Type.String(),
+  excerpt: Type.String(),
+  featured_image: Nullable(Type.String()),
+  author_name: Type.String(),
+  author_avatar: Nullable(Type.String()),
+  published_at: Nullable(Type.String()),
+  created_at: Type.String(),
+  view_count: Type.Integer(),
+  meta_title: Nullable(Type.String()),
+  meta_description: Nullable(Type.String()),
+});
+export type PublicPost = Static<typeof PublicPost>;
+
+export const PostListQuery = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+    limit: Type.Integer({ minimum: 1, maximum: 50, default: BLOG_PAGE_SIZE }),
+  },
+  { additionalProperties: false },
+);
+
+export const PostListResponse = Ok(
+  Type.Object({
+    posts: Type.Array(PublicPost),
+    pagination: Type.Object({
+      page: Type.Integer(),
+      pages: Type.Integer(),
+      total: Type.Integer(),
+      limit: Type.Integer(),
+    }),
+  }),
+);
+export type PostListResponse = Static<typeof PostListResponse>;
+
+/** The article page's data (spec 3 "Blog article (detail, under data)"). */
+export const PostDetail = Type.Object({
+  id: Type.String(),
+  slug: Type.String(),
+  title: Type.String(),
+  excerpt: Type.String(),
+  content: Type.String(),
+  featured_image: Nullable(Type.String()),
+  author_name: Type.String(),
+  author_avatar: Nullable(Type.String()),
+  published_at: Nullable(Type.String()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  view_count: Type.Integer(),
+  tags: Type.Array(Type.String()),
+  meta_title: Nullable(Type.String()),
+  meta_description: Nullable(Type.String()),
+});
+export type PostDetail = Static<typeof PostDetail>;
+
+export const PostDetailResponse = Ok(PostDetail);
+export type PostDetailResponse = Static<typeof PostDetailResponse>;
+
+/** Editor view of a post (spec 3 "Blog post (admin)"), plus slug and dates. */
+export const AdminPost = Type.Object({
+  id: Type.String(),
+  slug: Type.String(),
+  title: Type.String(),
+  content: Type.String(),
+  excerpt: Type.String(),
+  featured_image: Nullable(Type.String()),
+  status: PostStatus,
+  meta_title: Nullable(Type.String()),
+  meta_description: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  view_count: Type.Integer(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  published_at: Nullable(Type.String()),
+});
+export type AdminPost = Static<typeof AdminPost>;
+
+export const AdminPostListQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) },
+  { additionalProperties: false },
+);
+
+/** `data` is the array of posts, no paging (spec 7). */
+export const AdminPostListResponse = Ok(Type.Array(AdminPost));
+export type AdminPostListResponse = Static<typeof AdminPostListResponse>;
+
+/** Create and update payload (spec 7 "POST /api/blog/admin/posts"). */
+export const PostInput = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    content: Type.String({ minLength: 1, maxLength: 2_000_000 }),
+    excerpt: Type.Optional(Type.String({ maxLength: 1000 })),
+    featured_image: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    status: Type.Optional(PostStatus),
+    meta_title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    meta_description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type PostInput = Static<typeof PostInput>;
+
+export const AdminPostResponse = Type.Object({
+  success: Type.Literal(true),
+  data: AdminPost,
+  message: Type.String(),
+});
+export type AdminPostResponse = Static<typeof AdminPostResponse>;
+
+/** Inline image upload answer (spec 3 "Upload responses"). */
+export const InlineUploadResponse = Type.Object({
+  success: Type.Literal(true),
+  imageUrl: Type.String(),
+  message: Type.String(),
+});
+export type InlineUploadResponse = Static<typeof InlineUploadResponse>;
+
+/** Featured image upload answer: data.url (spec 3). */
+export const AdminUploadResponse = Ok(Type.Object({ url: Type.String() }));
+export type AdminUploadResponse = Static<typeof AdminUploadResponse>;
+
+/** Where publishing stands (the admin shows 'Live' or 'Publishing…'). */
+export const BuildStatus = Type.Object({
+  state: Type.Union([Type.Literal('queued'), Type.Literal('building'), Type.Literal('live')]),
+  startedAt: Nullable(Type.String()),
+  finishedAt: Nullable(Type.String()),
+  durationMs: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  releaseId: Nullable(Type.String()),
+});
+export type BuildStatus = Static<typeof BuildStatus>;
+export const BuildStatusResponse = Ok(BuildStatus);
+export type BuildStatusResponse = Static<typeof BuildStatusResponse>;
+
+/**
+ * The published-posts snapshot the server writes for the static build (Astro never opens the
+ * database): every published post with its rendered-safe HTML.
+ */
+export interface PostsSnapshot {
+  generatedAt: string;
+  posts: PostDetail[];
+  /** Old slugs of republished posts → their current slug (pages that redirect). */
+  redirects: Record<string, string>;
+}

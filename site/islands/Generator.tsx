@@ -1,0 +1,301 @@
+/**
+ * The generator (spec 2 "Generator", 4 "Generation", 5 "Generate"): mode tabs that follow
+ * `?type=`, the prompt, the image in image mode, the button area that depends on the user and
+ * credits, and the result panel. The fixed settings and cost line arrive as static children.
+ */
+import { useStore } from '@nanostores/react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+  type SubmitEvent,
+} from 'react';
+import { VIDEO_COST } from '../../server/contracts/video.ts';
+import { $authReady, $authToken, $user, initAuth } from '../stores/auth.ts';
+import { $credits } from '../stores/credits.ts';
+import {
+  $generation,
+  resetGeneration,
+  stopPolling,
+  submitGeneration,
+  syncGenerationUser,
+  validateGeneration,
+  type GeneratorMode,
+} from './generator/generation.ts';
+import ImageUpload, { type ImageChoice } from './generator/ImageUpload.tsx';
+import ModeTabs, { tabId } from './generator/ModeTabs.tsx';
+import ResultPanel from './generator/ResultPanel.tsx';
+
+/** Hydrate with the stores' initial values (what the pre-rendered HTML shows), then go live. */
+const HYDRATE = { ssr: 'initial' } as const;
+
+export const PROMPT_MAX_LENGTH = 2000;
+/** Below this width the result panel sits under the form, so it is scrolled into view. */
+const ONE_COLUMN_QUERY = '(max-width: 899px)';
+
+const PLACEHOLDERS: Record<GeneratorMode, string> = {
+  text:
+    'Describe the subject, the action, the setting, the camera and the sound. For example: ' +
+    'A golden retriever surfs a wave at sunset, slow-motion tracking shot, waves crashing and ' +
+    'seagulls calling.',
+  image:
+    'Describe how the image should move and sound. For example: She turns to the camera and ' +
+    'smiles, hair moving in the wind, soft piano music.',
+};
+
+// ---------- The mode lives in the URL (spec 2: `?type=text|image`, default text) ----------
+
+const urlListeners = new Set<() => void>();
+
+function subscribeToUrl(onChange: () => void): () => void {
+  urlListeners.add(onChange);
+  window.addEventListener('popstate', onChange);
+  return () => {
+    urlListeners.delete(onChange);
+    window.removeEventListener('popstate', onChange);
+  };
+}
+
+function modeFromUrl(): GeneratorMode {
+  return new URLSearchParams(window.location.search).get('type') === 'image' ? 'image' : 'text';
+}
+
+/** Switching tabs rewrites `?type=` in place, keeping the other parameters. */
+function writeModeToUrl(mode: GeneratorMode): void {
+  const url = new URL(window.location.href);
+  url.searchParams.set('type', mode);
+  window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+  for (const listener of urlListeners) listener();
+}
+
+// ---------- Pieces ----------
+
+interface ButtonAreaProps {
+  ready: boolean;
+  signedIn: boolean;
+  credits: number;
+  busy: boolean;
+}
+
+/** Spec 2 "Button area": login line, not-enough-credits line, or the Generate Video button. */
+function ButtonArea({ ready, signedIn, credits, busy }: ButtonAreaProps) {
+  if (!ready) return <div className="gen-actions__placeholder" aria-hidden="true" />;
+  if (!signedIn) {
+    return (
+      <p className="gen-credit-hint" data-testid="credit-hint">
+        <span>Please login to generate videos</span>
+        <a className="btn btn-primary" href="/login">
+          Login
+        </a>
+      </p>
+    );
+  }
+  if (credits < VIDEO_COST) {
+    return (
+      <p className="gen-credit-hint gen-credit-hint--warn" data-testid="credit-hint">
+        <span>
+          Not enough credits ({credits}/{VIDEO_COST})
+        </span>
+        <a className="btn btn-primary" href="/pricing">
+          Buy Credits
+        </a>
+      </p>
+    );
+  }
+  return (
+    <div className="gen-actions__ready">
+      <button
+        type="submit"
+        className="btn btn-primary btn-lg btn-block"
+        disabled={busy}
+        aria-busy={busy}
+        data-testid="generate-button"
+      >
+        {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : <SparkIcon />}
+        {busy ? 'Generating…' : 'Generate Video'}
+      </button>
+      <p className="gen-balance">
+        Balance: <strong>{credits.toLocaleString('en-US')} credits</strong>
+      </p>
+    </div>
+  );
+}
+
+function SparkIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9zM19 16l.8 2.2L22 19l-2.2.8L19 22l-.8-2.2L16 19l2.2-.8z"
+        fill="currentColor"
+      />
+    </svg>
+  );
+}
+
+// ---------- The island ----------
+
+interface GeneratorProps {
+  /** Static HTML from the page: the fixed settings line, cost and estimated time. */
+  children?: ReactNode;
+}
+
+type ErrorField = 'prompt' | 'image' | null;
+
+export default function Generator({ children }: GeneratorProps) {
+  const ready = useStore($authReady, HYDRATE);
+  const token = useStore($authToken, HYDRATE);
+  const user = useStore($user, HYDRATE);
+  const credits = useStore($credits, HYDRATE);
+  const generation = useStore($generation, HYDRATE);
+  const mode = useSyncExternalStore<GeneratorMode>(subscribeToUrl, modeFromUrl, () => 'text');
+
+  const [prompt, setPrompt] = useState('');
+  const [image, setImage] = useState<ImageChoice | null>(null);
+  const [formError, setFormError] = useState<{ message: string; field: ErrorField } | null>(null);
+
+  const idPrefix = useId();
+  const panelId = `${idPrefix}-panel`;
+  const promptId = `${idPrefix}-prompt`;
+  const imageId = `${idPrefix}-image`;
+  const errorId = `${idPrefix}-error`;
+  const promptRef = useRef<HTMLTextAreaElement>(null);
+  const resultRef = useRef<HTMLElement>(null);
+  // Every preview URL this form made, so the ones still alive can be freed on unmount.
+  const [previewUrls] = useState(() => new Set<string>());
+
+  const signedIn = ready && Boolean(token && user);
+  const busy = generation.phase === 'submitting' || generation.phase === 'generating';
+  const userId = ready ? (signedIn && user ? user.id : null) : undefined;
+
+  useEffect(() => {
+    initAuth();
+    return () => {
+      // Spec: stop polling when the generator goes away.
+      stopPolling();
+      for (const url of previewUrls) URL.revokeObjectURL(url);
+      previewUrls.clear();
+    };
+  }, [previewUrls]);
+
+  useEffect(() => {
+    // Wait for the stored session; then follow it (and resume a task after a reload).
+    if (userId !== undefined) syncGenerationUser(userId);
+  }, [userId]);
+
+  const changeMode = (next: GeneratorMode) => {
+    if (next === mode) return;
+    writeModeToUrl(next);
+    setFormError(null);
+  };
+
+  const changeImage = (next: ImageChoice | null) => {
+    if (image && image.previewUrl !== next?.previewUrl) {
+      URL.revokeObjectURL(image.previewUrl);
+      previewUrls.delete(image.previewUrl);
+    }
+    if (next) previewUrls.add(next.previewUrl);
+    setImage(next);
+    setFormError(null);
+  };
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const input = { mode, prompt, image: image?.file ?? null };
+    const problem = validateGeneration(input, signedIn ? user : null, credits);
+    if (problem) {
+      const field: ErrorField =
+        prompt.trim() === '' ? 'prompt' : mode === 'image' && !image ? 'image' : null;
+      setFormError({ message: problem, field });
+      if (field === 'prompt') promptRef.current?.focus();
+      if (field === 'image') document.getElementById(imageId)?.focus();
+      return;
+    }
+    setFormError(null);
+    void submitGeneration(input);
+    // One column: the progress is below the form; bring it into view.
+    if (window.matchMedia(ONE_COLUMN_QUERY).matches) {
+      resultRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    }
+  };
+
+  const onReset = () => {
+    resetGeneration();
+    promptRef.current?.focus();
+  };
+
+  const promptError = formError?.field === 'prompt';
+
+  return (
+    <div className="gen-layout">
+      <div className="gen-card gen-form-card">
+        <ModeTabs mode={mode} onChange={changeMode} panelId={panelId} idPrefix={idPrefix} />
+        <form
+          id={panelId}
+          className="gen-form"
+          role="tabpanel"
+          aria-labelledby={tabId(idPrefix, mode)}
+          onSubmit={onSubmit}
+          noValidate
+          data-mode={mode}
+        >
+          {mode === 'image' && (
+            <ImageUpload
+              id={imageId}
+              image={image}
+              onChange={changeImage}
+              onReject={(message) => setFormError({ message, field: 'image' })}
+              errorId={formError?.field === 'image' ? errorId : undefined}
+            />
+          )}
+
+          <div className="gen-field">
+            <label htmlFor={promptId} className="gen-label">
+              {mode === 'image' ? 'Prompt: how should the image move?' : 'Prompt'}
+            </label>
+            <textarea
+              ref={promptRef}
+              id={promptId}
+              className="input gen-textarea"
+              name="prompt"
+              rows={6}
+              maxLength={PROMPT_MAX_LENGTH}
+              placeholder={PLACEHOLDERS[mode]}
+              value={prompt}
+              onChange={(event) => {
+                setPrompt(event.target.value);
+                if (formError?.field === 'prompt') setFormError(null);
+              }}
+              aria-invalid={promptError || undefined}
+              aria-describedby={`${idPrefix}-count${promptError ? ` ${errorId}` : ''}`}
+              data-testid="prompt"
+            />
+            <p className="gen-counter" id={`${idPrefix}-count`}>
+              <span className="sr-only">Characters used: </span>
+              {prompt.length.toLocaleString('en-US')}/{PROMPT_MAX_LENGTH.toLocaleString('en-US')}
+            </p>
+          </div>
+
+          {children}
+
+          <div className="gen-form__alert" role="alert">
+            {formError && (
+              <p className="gen-alert" id={errorId} data-testid="form-error">
+                {formError.message}
+              </p>
+            )}
+          </div>
+
+          <div className="gen-actions">
+            <ButtonArea ready={ready} signedIn={signedIn} credits={credits} busy={busy} />
+          </div>
+        </form>
+      </div>
+
+      <ResultPanel state={generation} onReset={onReset} panelRef={resultRef} />
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+/** The Text to Video / Image to Video tabs (spec 2 "Generator"), with arrow-key navigation. */
+import { useRef, type KeyboardEvent } from 'react';
+import type { GeneratorMode } from './generation.ts';
+
+const TABS: { mode: GeneratorMode; label: string }[] = [
+  { mode: 'text', label: 'Text to Video' },
+  { mode: 'image', label: 'Image to Video' },
+];
+
+interface ModeTabsProps {
+  mode: GeneratorMode;
+  onChange: (mode: GeneratorMode) => void;
+  /** Id of the panel the tabs control. */
+  panelId: string;
+  /** Prefix for the tab ids, so the panel can name its tab. */
+  idPrefix: string;
+}
+
+/** Id of the tab for a mode, for the panel's aria-labelledby. */
+export function tabId(idPrefix: string, mode: GeneratorMode): string {
+  return `${idPrefix}-tab-${mode}`;
+}
+
+function TextIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M4 7V5h16v2M9 19h6M12 5v14"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+function ImageIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <g
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
+        <rect x="3" y="3" width="18" height="18" rx="2" />
+        <circle cx="9" cy="9" r="2" />
+        <path d="m21 15-3.1-3.1a2 2 0 0 0-2.8 0L6 21" />
+      </g>
+    </svg>
+  );
+}
+
+export default function ModeTabs({ mode, onChange, panelId, idPrefix }: ModeTabsProps) {
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+
+  // Automatic activation: the arrow keys move focus and select (WAI-ARIA tabs pattern).
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const current = TABS.findIndex((tab) => tab.mode === mode);
+    const last = TABS.length - 1;
+    const targets: Record<string, number> = {
+      ArrowRight: current === last ? 0 : current + 1,
+      ArrowDown: current === last ? 0 : current + 1,
+      ArrowLeft: current === 0 ? last : current - 1,
+      ArrowUp: current === 0 ? last : current - 1,
+      Home: 0,
+      End: last,
+    };
+    const next = targets[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const target = TABS[next];
+    if (!target) return;
+    onChange(target.mode);
+    tabRefs.current[next]?.focus();
+  };
+
+  return (
+    <div className="gen-tabs" role="tablist" aria-label="Generation mode" onKeyDown={onKeyDown}>
+      {TABS.map((tab, index) => {
+        const selected = tab.mode === mode;
+        return (
+          <button
+            key={tab.mode}
+            ref={(element) => {
+              tabRefs.current[index] = element;
+            }}
+            type="button"
+            role="tab"
+            id={tabId(idPrefix, tab.mode)}
+            className="gen-tab"
+            aria-selected={selected}
+            aria-controls={panelId}
+            tabIndex={selected ? 0 : -1}
+            data-testid={`tab-${tab.mode}`}
+            onClick={() => onChange(tab.mode)}
+          >
+            {tab.mode === 'text' ? <TextIcon /> : <ImageIcon />}
+            {tab.label}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,278 @@
+/**
+ * The result side of the generator (spec 2 "Generator", 4 "Generation"): idle placeholder,
+ * progress while generating, the video with Download and Generate New, or the error with
+ * Try Again.
+ */
+import { useEffect, useState, type ReactNode, type RefObject } from 'react';
+import { downloadVideo } from '../../lib/download.ts';
+import type { GenerationState } from './generation.ts';
+
+/** Spec 2: the estimated generation time shown to the user. */
+export const ESTIMATED_TIME = '5-8 minutes';
+const ERROR_TITLE = 'Video Generation Failed';
+const ERROR_FALLBACK = 'Something went wrong. Please try again.';
+
+interface ResultPanelProps {
+  state: GenerationState;
+  /** Try Again and Generate New: back to the form. */
+  onReset: () => void;
+  panelRef?: RefObject<HTMLElement | null>;
+}
+
+type PanelState = 'idle' | 'generating' | 'success' | 'error';
+
+function panelState(state: GenerationState): PanelState {
+  return state.phase === 'submitting' ? 'generating' : state.phase;
+}
+
+/** 83 → "1:23". */
+function formatElapsed(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+function statusText(state: GenerationState): string {
+  if (state.phase === 'submitting') {
+    return state.mode === 'image' ? 'Uploading your image…' : 'Sending your prompt…';
+  }
+  if (state.phase !== 'generating') return '';
+  if (state.statusMessage) return state.statusMessage;
+  return state.status === 'processing' ? 'Generating your video…' : 'Waiting in the queue…';
+}
+
+/** What the polite live region says: state changes, not every percent. */
+function announcement(state: GenerationState): string {
+  if (state.phase === 'success') return 'Your video is ready.';
+  return statusText(state);
+}
+
+function Elapsed({ startedAt }: { startedAt: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, []);
+  const seconds = Math.max(0, Math.floor((now - startedAt) / 1000));
+  return <span className="gen-elapsed">{formatElapsed(seconds)}</span>;
+}
+
+function Icon({ children }: { children: ReactNode }) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      {children}
+    </svg>
+  );
+}
+
+const FilmIcon = () => (
+  <Icon>
+    <rect x="2" y="4" width="20" height="16" rx="2" />
+    <path d="M7 4v16M17 4v16M2 9h5M2 15h5M17 9h5M17 15h5" />
+  </Icon>
+);
+const DownloadIcon = () => (
+  <Icon>
+    <path d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14" />
+  </Icon>
+);
+const PlusIcon = () => (
+  <Icon>
+    <path d="M12 5v14M5 12h14" />
+  </Icon>
+);
+const RetryIcon = () => (
+  <Icon>
+    <path d="M3 12a9 9 0 1 0 3-6.7L3 8" />
+    <path d="M3 3v5h5" />
+  </Icon>
+);
+const AlertIcon = () => (
+  <Icon>
+    <circle cx="12" cy="12" r="10" />
+    <path d="M12 8v5M12 16.5v.5" />
+  </Icon>
+);
+
+function Idle() {
+  return (
+    <div className="gen-result__idle">
+      <span className="gen-result__icon">
+        <FilmIcon />
+      </span>
+      <p className="gen-result__title">Your video will appear here</p>
+      <p className="gen-result__text">
+        Describe a scene, or add an image and say how it should move, then press Generate Video. You
+        can watch and download the clip here when it is ready.
+      </p>
+    </div>
+  );
+}
+
+function Generating({
+  state,
+}: {
+  state: Extract<GenerationState, { phase: 'submitting' | 'generating' }>;
+}) {
+  const progress = state.phase === 'generating' ? state.progress : null;
+  return (
+    <div className="gen-result__generating">
+      <div className="gen-stage" aria-hidden="true">
+        <span className="spinner" />
+      </div>
+      <p className="gen-result__title">Generating your video</p>
+      <p className="gen-status">{statusText(state)}</p>
+      <div
+        className={`gen-progress${progress === null ? ' is-indeterminate' : ''}`}
+        role="progressbar"
+        aria-label="Video generation progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={progress ?? undefined}
+        aria-valuetext={progress === null ? 'Starting' : `${progress}%`}
+        data-testid="progress"
+      >
+        <span className="gen-progress__bar" style={{ width: `${progress ?? 0}%` }} />
+      </div>
+      <dl className="gen-facts">
+        <div>
+          <dt>Progress</dt>
+          <dd>{progress === null ? '…' : `${progress}%`}</dd>
+        </div>
+        <div>
+          <dt>Elapsed</dt>
+          <dd>
+            <Elapsed startedAt={state.startedAt} />
+          </dd>
+        </div>
+        <div>
+          <dt>Estimated time</dt>
+          <dd>{ESTIMATED_TIME}</dd>
+        </div>
+      </dl>
+      {state.prompt && <p className="gen-result__prompt">“{state.prompt}”</p>}
+      <p className="gen-result__note">
+        You can stay on this page or reload it: the progress is kept. Finished videos are also saved
+        in your <a href="/video-history">History</a>.
+      </p>
+    </div>
+  );
+}
+
+function Success({
+  state,
+  onReset,
+}: {
+  state: Extract<GenerationState, { phase: 'success' }>;
+  onReset: () => void;
+}) {
+  const [downloading, setDownloading] = useState(false);
+  const download = async () => {
+    setDownloading(true);
+    try {
+      await downloadVideo(state.videoUrl, state.prompt);
+    } finally {
+      setDownloading(false);
+    }
+  };
+  return (
+    <div className="gen-result__success">
+      <video
+        key={state.videoUrl}
+        className="gen-video"
+        src={state.videoUrl}
+        poster={state.posterUrl ?? undefined}
+        controls
+        playsInline
+        preload="metadata"
+        data-testid="result-video"
+        aria-label="Your generated video"
+      />
+      {state.prompt && <p className="gen-result__prompt">“{state.prompt}”</p>}
+      <div className="gen-result__actions">
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={download}
+          disabled={downloading}
+          aria-busy={downloading}
+          data-testid="download-button"
+        >
+          {downloading ? (
+            <span className="spinner spinner-sm" aria-hidden="true" />
+          ) : (
+            <DownloadIcon />
+          )}
+          {downloading ? 'Downloading…' : 'Download'}
+        </button>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={onReset}
+          data-testid="generate-new"
+        >
+          <PlusIcon />
+          Generate New
+        </button>
+      </div>
+      <p className="gen-result__note">
+        Saved to your <a href="/video-history">History</a>.
+      </p>
+    </div>
+  );
+}
+
+function Failure({ message, onReset }: { message: string; onReset: () => void }) {
+  return (
+    <div className="gen-result__error">
+      <div className="gen-result__alert" role="alert">
+        <span className="gen-result__icon gen-result__icon--error">
+          <AlertIcon />
+        </span>
+        <p className="gen-result__title">{ERROR_TITLE}</p>
+        <p className="gen-result__text" data-testid="result-error">
+          {message || ERROR_FALLBACK}
+        </p>
+      </div>
+      <button type="button" className="btn btn-primary" onClick={onReset} data-testid="try-again">
+        <RetryIcon />
+        Try Again
+      </button>
+    </div>
+  );
+}
+
+export default function ResultPanel({ state, onReset, panelRef }: ResultPanelProps) {
+  const current = panelState(state);
+  return (
+    <section
+      ref={panelRef}
+      className={`gen-card gen-result gen-result--${current}`}
+      data-testid="result-panel"
+      data-state={current}
+      aria-labelledby="gen-result-heading"
+      tabIndex={-1}
+    >
+      <h2 id="gen-result-heading" className="gen-card__heading">
+        Result
+      </h2>
+      <p className="sr-only" aria-live="polite">
+        {announcement(state)}
+      </p>
+      {state.phase === 'idle' && <Idle />}
+      {(state.phase === 'submitting' || state.phase === 'generating') && (
+        <Generating state={state} />
+      )}
+      {state.phase === 'success' && <Success state={state} onReset={onReset} />}
+      {state.phase === 'error' && <Failure message={state.message} onReset={onReset} />}
+    </section>
+  );
+}
