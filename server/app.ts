@@ -2,7 +2,9 @@
  * buildApp(config) → a ready Fastify instance. Tests call it and use `inject`; server/main.ts
  * adds `listen`. Dependencies with outside effects (database, Google, mailer) can be passed in.
  */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -28,6 +30,11 @@ import { createStripeWebhookHandler } from './domains/billing/webhooks.ts';
 import { createMediaStore, type MediaStore } from './domains/video/media.ts';
 import { videoRoutes } from './domains/video/routes.ts';
 import { createVideoService } from './domains/video/service.ts';
+import { blogRoutes } from './domains/blog/routes.ts';
+import { createBlogService, type BlogService } from './domains/blog/service.ts';
+import { createPublisher, type Publisher } from './domains/site-build/publisher.ts';
+import { siteDirs } from './domains/site-build/release.ts';
+import { createSiteBuilder, type SiteBuilder } from './domains/site-build/service.ts';
 
 export interface AppDeps {
   database?: Database;
@@ -37,6 +44,8 @@ export interface AppDeps {
   authRateLimit?: number;
   /** A Stripe adapter built by the test (pointing at tests/fakes/stripe.ts). */
   stripe?: StripeProvider;
+  /** Debounce between a public content change and its rebuild. */
+  publishDebounceMs?: number;
   /** false: no hourly scheduled grants (tests run them by hand). */
   scheduler?: boolean;
   /** Where logs go (default stdout); tests capture them here. */
@@ -49,6 +58,11 @@ declare module 'fastify' {
     database: Database;
     siteRelease: LiveRelease;
     media: MediaStore;
+    blog: BlogService;
+    publisher: Publisher;
+    siteBuilder: SiteBuilder | null;
+    /** Writes the published-posts snapshot the static build reads. */
+    writeSnapshot: () => Promise<void>;
   }
 }
 
@@ -121,6 +135,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       ),
   });
   await app.register(authPlugin, { authenticator: accounts.authenticator });
+  // One file per request at most (a video's image, a blog image), 10 MB, a few small fields.
+  await app.register(multipart, {
+    limits: {
+      fileSize: 10 * 1024 * 1024,
+      files: 1,
+      fields: 10,
+      parts: 12,
+      fieldSize: 16 * 1024,
+      headerPairs: 100,
+    },
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -184,6 +209,43 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(videoRoutes, { video, mediaDir: media.dir });
   app.decorate('media', media);
 
+  // The blog and the site builder: public content changes rebuild the static release.
+  const site = siteDirs(config.dataDir);
+  const snapshotPath = path.join(site.root, 'posts-snapshot.json');
+  const builder = config.serveSite
+    ? createSiteBuilder({
+        dataDir: config.dataDir,
+        publicSiteUrl: config.publicSiteUrl,
+        log: app.log,
+        buildEnv: { BLOG_SNAPSHOT_PATH: snapshotPath },
+        extraSources: [snapshotPath],
+        onSwitch: () => loadLiveRelease(config.dataDir, release),
+      })
+    : null;
+  let publisher: Publisher | null = null;
+  const blog = createBlogService({
+    db: database.db,
+    mediaDir: media.dir,
+    onPublicChange: () => publisher?.schedule(),
+  });
+  const writeSnapshot = async () => {
+    await mkdir(site.root, { recursive: true });
+    const tmp = `${snapshotPath}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(await blog.snapshot()));
+    await rename(tmp, snapshotPath);
+  };
+  publisher = createPublisher({
+    builder,
+    writeSnapshot,
+    debounceMs: deps.publishDebounceMs ?? 1500,
+    log: app.log,
+  });
+  await app.register(blogRoutes, { blog, publisher });
+  app.decorate('blog', blog);
+  app.decorate('publisher', publisher);
+  app.decorate('siteBuilder', builder);
+  app.decorate('writeSnapshot', writeSnapshot);
+
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({
       success: false,
@@ -194,7 +256,25 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   if (config.serveSite) {
     await loadLiveRelease(config.dataDir, release);
-    await app.register(staticSitePlugin, { dataDir: config.dataDir, release });
+    await app.register(staticSitePlugin, {
+      dataDir: config.dataDir,
+      release,
+      // /blog/{slug} without a page of its own: an old slug redirects; a post published while
+      // the rebuild is pending gets the article shell, which loads it from the API.
+      fallback: async (urlPath: string) => {
+        const match = /^\/blog\/([^/]+)$/.exec(urlPath);
+        if (!match) return null;
+        let slug: string;
+        try {
+          slug = decodeURIComponent(match[1]!);
+        } catch {
+          return null;
+        }
+        const found = await blog.resolveSlug(slug);
+        if (found.redirectTo) return { redirect: `/blog/${encodeURIComponent(found.redirectTo)}` };
+        return { file: 'blog/article-shell.html', status: found.published ? 200 : 404 };
+      },
+    });
   }
 
   await app.ready();

@@ -44,7 +44,15 @@ const EnvSchema = Type.Object({
   LOCAL_RENDER_FAIL_PATTERN: Type.String({ default: '' }),
   SERVE_SITE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    [
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ],
     { default: 'info' },
   ),
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),

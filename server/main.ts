@@ -4,7 +4,8 @@
  */
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { buildApp } from './app.ts';
-import { createSiteBuilder } from './domains/site-build/service.ts';
+import path from 'node:path';
+import { PROJECT_ROOT } from './domains/site-build/service.ts';
 import { loadLiveRelease } from './core/static-site.ts';
 import { createConfiguredWorker } from './domains/video/setup.ts';
 
@@ -13,14 +14,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
 
-  if (config.serveSite) {
-    const builder = createSiteBuilder({
-      dataDir: config.dataDir,
-      publicSiteUrl: config.publicSiteUrl,
-      log: app.log,
-      onSwitch: () => loadLiveRelease(config.dataDir, app.siteRelease),
-    });
-    const manifest = await builder.ensureCurrent();
+  // Local mode's first start shows the sample articles (content/blog-seed).
+  if (config.localMode) {
+    const seeded = await app.blog.seedSamples(path.join(PROJECT_ROOT, 'content', 'blog-seed'));
+    if (seeded) app.log.info({ seeded }, 'sample blog articles added');
+  }
+  if (app.siteBuilder) {
+    await app.writeSnapshot();
+    const manifest = await app.siteBuilder.ensureCurrent();
     await loadLiveRelease(config.dataDir, app.siteRelease);
     app.log.info({ release: manifest.id }, 'serving site release');
   }

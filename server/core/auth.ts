@@ -94,3 +94,12 @@ export async function requireAdmin(request: FastifyRequest, _reply: FastifyReply
     throw forbidden('This action needs an administrator session.', 'ADMIN_REQUIRED');
   }
 }
+
+/** Spec 6: the blog manager's right; the admin page alerts with exactly this text on 403. */
+export const NO_BLOG_PERMISSION = 'You do not have blog management permissions';
+
+/** preHandler guard: the route needs a user with can_manage_blog. */
+export async function requireEditor(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
+  if (!request.user.canManageBlog) throw forbidden(NO_BLOG_PERMISSION, 'NOT_EDITOR');
+}

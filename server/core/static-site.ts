@@ -41,8 +41,15 @@ export function resolveSitePath(urlPath: string, files: Set<string>): string | n
   return null;
 }
 
+export type SiteFallback = (
+  urlPath: string,
+) => Promise<{ redirect: string } | { file: string; status: number } | null>;
+
 export const staticSitePlugin = fp(
-  async (app: FastifyInstance, opts: { dataDir: string; release: LiveRelease }) => {
+  async (
+    app: FastifyInstance,
+    opts: { dataDir: string; release: LiveRelease; fallback?: SiteFallback },
+  ) => {
     const root = siteDirs(opts.dataDir).current;
     await app.register(fastifyStatic, { root, serve: false, etag: true, lastModified: true });
 
@@ -68,6 +75,10 @@ export const staticSitePlugin = fp(
           return reply.redirect(trimmed + query, 301);
         }
       }
+      const fallback = await opts.fallback?.(urlPath);
+      if (fallback && 'redirect' in fallback) return reply.redirect(fallback.redirect, 301);
+      if (fallback && opts.release.files.has(fallback.file))
+        return send(reply, fallback.file, fallback.status);
       if (opts.release.files.has('404.html')) return send(reply, '404.html', 404);
       return reply
         .status(503)

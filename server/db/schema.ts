@@ -201,7 +201,47 @@ export const videoTasks = pgTable(
   ],
 );
 
+/** Blog posts. `slug` is unique and stays stable once published (see post_redirects). */
+export const posts = pgTable(
+  'posts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull().unique(),
+    title: text('title').notNull(),
+    /** Sanitized HTML (server/domains/blog/sanitizer.ts runs on every save). */
+    content: text('content').notNull(),
+    excerpt: text('excerpt').notNull().default(''),
+    featuredImage: text('featured_image'),
+    status: text('status', { enum: ['draft', 'published', 'archived'] })
+      .notNull()
+      .default('draft'),
+    metaTitle: text('meta_title'),
+    metaDescription: text('meta_description'),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    viewCount: integer('view_count').notNull().default(0),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    authorAvatar: text('author_avatar'),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index('posts_status_published_idx').on(t.status, t.publishedAt)],
+);
+
+/** Old slugs of republished posts; /blog/{old} answers 301 to the post's current slug. */
+export const postRedirects = pgTable('post_redirects', {
+  slug: text('slug').primaryKey(),
+  postId: uuid('post_id')
+    .notNull()
+    .references(() => posts.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export type UserRow = typeof users.$inferSelect;
+export type PostRow = typeof posts.$inferSelect;
 export type VideoTaskRow = typeof videoTasks.$inferSelect;
 export type CreditTransactionRow = typeof creditTransactions.$inferSelect;
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;

@@ -154,7 +154,7 @@ describe.each(databaseKinds)('video on %s', (kind) => {
         },
       );
       expect(fake.statusCode).toBe(400);
-      expect(fake.json().message).toMatch(/JPEG, PNG, GIF or WebP/);
+      expect(fake.json().message).toBe('Please select a valid image file (JPEG, PNG, GIF, WebP)');
       const big = await generate(
         ann.token,
         { prompt: 'Animate this', model: 'veo3-fast-frames' },

@@ -45,8 +45,9 @@ const LANGUAGE_RE = /^[a-z0-9+#.-]{1,32}$/i;
 
 // C0 controls, spaces and the invisible characters people use to split "java\tscript:" so a
 // prefix check does not see the scheme. Browsers ignore some of these inside schemes.
-// eslint-disable-next-line no-control-regex
-const INVISIBLE_RE = /[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/g;
+const INVISIBLE_RE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/g;
 const SCHEME_RE = /^([a-z][a-z0-9+.-]*):/i;
 
 /** The scheme of a URL as a browser would read it, or null for a scheme-less (relative) URL. */
@@ -94,7 +95,8 @@ function safeVideoSrc(raw: string | undefined): string | null {
     return null;
   }
   const pathRule = VIDEO_HOSTS[url.hostname];
-  const plain = url.protocol === 'https:' && url.username === '' && url.password === '' && url.port === '';
+  const plain =
+    url.protocol === 'https:' && url.username === '' && url.password === '' && url.port === '';
   return plain && pathRule?.test(url.pathname) ? src : null;
 }
 
@@ -126,7 +128,7 @@ const transformTags: Record<string, (tagName: string, attribs: Attributes) => Ta
     const src = safeImageSrc(attribs.src);
     // Without src the exclusive filter drops the image.
     if (src === null) return { tagName, attribs: {} };
-    const out = { ...pick(attribs, ['alt', 'style']), src };
+    const out: Attributes = { ...pick(attribs, ['alt', 'style']), src };
     for (const dimension of ['width', 'height']) {
       const value = attribs[dimension]?.trim();
       if (value !== undefined && DIMENSION_ATTR_RE.test(value)) out[dimension] = value;

@@ -36,8 +36,15 @@ interface Logger {
 }
 
 /** A content hash of every site input (paths and bytes), independent of mtimes. */
-export async function computeSourceHash(root = PROJECT_ROOT): Promise<string> {
+export async function computeSourceHash(
+  root = PROJECT_ROOT,
+  extraFiles: string[] = [],
+): Promise<string> {
   const hash = createHash('sha256');
+  for (const file of extraFiles) {
+    hash.update(file);
+    hash.update(await readFile(file).catch(() => Buffer.alloc(0)));
+  }
   for (const rel of SOURCE_PATHS) {
     const abs = path.join(root, rel);
     let files: string[];
@@ -62,6 +69,10 @@ export interface SiteBuilderOptions {
   publicSiteUrl: string;
   log: Logger;
   projectRoot?: string;
+  /** Environment for `astro build` (e.g. BLOG_SNAPSHOT_PATH). */
+  buildEnv?: Record<string, string>;
+  /** Files outside the project that are inputs of the site (the posts snapshot). */
+  extraSources?: string[];
   /** Called after the live release changed (the static server reloads its index). */
   onSwitch?: (manifest: ReleaseManifest) => void | Promise<void>;
 }
@@ -102,7 +113,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     await mkdir(releases, { recursive: true });
     const id = `${new Date().toISOString().replace(/[-:.TZ]/g, '')}-${process.pid}`;
     const outDir = path.join(releases, id);
-    const sourceHash = await computeSourceHash(root);
+    const sourceHash = await computeSourceHash(root, opts.extraSources);
     opts.log.info({ release: id }, 'site build started');
     try {
       await runAstroBuild(outDir);
@@ -145,7 +156,12 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
       const live = await currentReleaseId(opts.dataDir);
       if (live) {
         const manifest = await readManifest(path.join(siteDirs(opts.dataDir).releases, live));
-        if (manifest && manifest.sourceHash === (await computeSourceHash(root))) return manifest;
+        if (
+          manifest &&
+          manifest.sourceHash === (await computeSourceHash(root, opts.extraSources))
+        ) {
+          return manifest;
+        }
       }
       return this.build();
     },

@@ -2,7 +2,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { Type } from 'typebox';
 import { currentUser, requireUser } from '../../core/auth.ts';
@@ -28,17 +27,6 @@ export async function videoRoutes(
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { video } = opts;
   const tags = ['video'];
-
-  await app.register(multipart, {
-    limits: {
-      fileSize: MAX_IMAGE_BYTES,
-      files: 1,
-      fields: 5,
-      parts: 6,
-      fieldSize: 16 * 1024,
-      headerPairs: 100,
-    },
-  });
 
   app.post(
     '/api/video/generate',

@@ -8,6 +8,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Db, DbOrTx } from '../../core/db.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
+import { checkImage } from '../../core/images.ts';
 import type { UserRow, VideoTaskRow } from '../../db/schema.ts';
 import {
   GENERATE_MESSAGES,
@@ -29,37 +30,12 @@ import * as repo from './repository.ts';
 
 export const MAX_PROMPT_LENGTH = 2000;
 
-/** Image types accepted, recognised by their first bytes, not by name or declared type. */
-export function sniffImageType(bytes: Buffer): 'jpeg' | 'png' | 'gif' | 'webp' | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
-    return 'jpeg';
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
-    return 'png';
-  const head = bytes.subarray(0, 6).toString('latin1');
-  if (head === 'GIF87a' || head === 'GIF89a') return 'gif';
-  if (
-    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
-  )
-    return 'webp';
-  return null;
-}
-
 /**
- * Validates an upload by magic bytes and size and re-encodes it (first frame, EXIF dropped,
+ * Validates an upload by magic bytes and size and re-encodes it as PNG (first frame, EXIF dropped,
  * at most 1920 px) so nothing the user sent reaches the renderer or the provider unchecked.
  */
-export async function reencodeImage(bytes: Buffer): Promise<Buffer> {
-  if (bytes.length > MAX_IMAGE_BYTES) {
-    throw new AppError(
-      413,
-      'IMAGE_TOO_LARGE',
-      'The image is larger than 10MB. Please choose a smaller image.',
-    );
-  }
-  if (!sniffImageType(bytes)) {
-    throw badRequest('The image must be a JPEG, PNG, GIF or WebP file.', 'IMAGE_TYPE');
-  }
+export async function reencodeUpload(bytes: Buffer): Promise<Buffer> {
+  checkImage(bytes, MAX_IMAGE_BYTES);
   try {
     return await sharp(bytes, { animated: false, limitInputPixels: 40_000_000 })
       .rotate()
@@ -161,7 +137,7 @@ export function createVideoService(deps: {
       const id = randomUUID();
       let imagePath: string | null = null;
       if (mode === 'image') {
-        const png = await reencodeImage(input.image!);
+        const png = await reencodeUpload(input.image!);
         await mkdir(deps.uploadsDir, { recursive: true });
         imagePath = path.join(deps.uploadsDir, `${id}.png`);
         await writeFile(imagePath, png);

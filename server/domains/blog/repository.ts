@@ -1,0 +1,107 @@
+/** SQL for blog posts and slug redirects. Every function takes `db | tx` first. */
+import { and, desc, eq, like, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../core/db.ts';
+import { postRedirects, posts, type PostRow } from '../../db/schema.ts';
+
+export type NewPost = typeof posts.$inferInsert;
+
+const newestPublished = [desc(posts.publishedAt), desc(posts.createdAt), desc(posts.id)];
+
+export async function listPublished(db: DbOrTx): Promise<PostRow[]> {
+  return db
+    .select()
+    .from(posts)
+    .where(eq(posts.status, 'published'))
+    .orderBy(...newestPublished);
+}
+
+export async function findPublishedBySlug(db: DbOrTx, slug: string): Promise<PostRow | null> {
+  const [row] = await db
+    .select()
+    .from(posts)
+    .where(and(eq(posts.slug, slug), eq(posts.status, 'published')))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findById(db: DbOrTx, id: string): Promise<PostRow | null> {
+  const [row] = await db.select().from(posts).where(eq(posts.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function listAll(db: DbOrTx, limit: number | undefined): Promise<PostRow[]> {
+  const query = db.select().from(posts).orderBy(desc(posts.createdAt), desc(posts.id));
+  return limit ? query.limit(limit) : query;
+}
+
+/** Slugs in use by posts or reserved by redirects that start with `base`. */
+export async function slugsLike(db: DbOrTx, base: string): Promise<Set<string>> {
+  const pattern = `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const [a, b] = await Promise.all([
+    db.select({ slug: posts.slug }).from(posts).where(like(posts.slug, pattern)),
+    db
+      .select({ slug: postRedirects.slug })
+      .from(postRedirects)
+      .where(like(postRedirects.slug, pattern)),
+  ]);
+  return new Set([...a, ...b].map((r) => r.slug));
+}
+
+export async function insertPost(db: DbOrTx, post: NewPost): Promise<PostRow> {
+  const [row] = await db.insert(posts).values(post).returning();
+  return row!;
+}
+
+export async function updatePost(
+  db: DbOrTx,
+  id: string,
+  changes: Partial<NewPost>,
+): Promise<PostRow | null> {
+  const [row] = await db
+    .update(posts)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(posts.id, id))
+    .returning();
+  return row ?? null;
+}
+
+export async function deletePost(db: DbOrTx, id: string): Promise<PostRow | null> {
+  const [row] = await db.delete(posts).where(eq(posts.id, id)).returning();
+  return row ?? null;
+}
+
+export async function addRedirect(db: DbOrTx, slug: string, postId: string): Promise<void> {
+  await db
+    .insert(postRedirects)
+    .values({ slug, postId })
+    .onConflictDoUpdate({ target: postRedirects.slug, set: { postId } });
+}
+
+/** Drops redirects that would shadow a slug now in use again. */
+export async function removeRedirect(db: DbOrTx, slug: string): Promise<void> {
+  await db.delete(postRedirects).where(eq(postRedirects.slug, slug));
+}
+
+/** Old slug → current slug of a published post. */
+export async function publishedRedirects(db: DbOrTx): Promise<Record<string, string>> {
+  const rows = await db
+    .select({ from: postRedirects.slug, to: posts.slug })
+    .from(postRedirects)
+    .innerJoin(posts, eq(posts.id, postRedirects.postId))
+    .where(eq(posts.status, 'published'));
+  return Object.fromEntries(rows.map((r) => [r.from, r.to]));
+}
+
+export async function incrementViews(db: DbOrTx, slug: string): Promise<number | null> {
+  const [row] = await db
+    .update(posts)
+    .set({ viewCount: sql`${posts.viewCount} + 1` })
+    .where(and(eq(posts.slug, slug), eq(posts.status, 'published')))
+    .returning({ viewCount: posts.viewCount });
+  return row?.viewCount ?? null;
+}
+
+export async function countPosts(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(posts);
+  return row?.n ?? 0;
+}

@@ -1,0 +1,229 @@
+/** HTTP for the blog: public reads (ETag, cache), views, editors' CRUD, uploads, publish status. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { currentUser, requireEditor } from '../../core/auth.ts';
+import { readImageUpload } from '../../core/uploads.ts';
+import { ErrorResponse, MessageResponse, Ok } from '../../contracts/common.ts';
+import {
+  AdminPostListQuery,
+  AdminPostListResponse,
+  AdminPostResponse,
+  AdminUploadResponse,
+  BuildStatusResponse,
+  InlineUploadResponse,
+  PostDetailResponse,
+  PostInput,
+  PostListQuery,
+  PostListResponse,
+} from '../../contracts/blog.ts';
+import type { Publisher } from '../site-build/publisher.ts';
+import type { BlogService } from './service.ts';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 200 }) });
+const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+/** Public reads revalidate with an ETag: a 304 costs no serialization at all. */
+function cached(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  reply.header('etag', etag).header('cache-control', 'public, max-age=0, must-revalidate');
+  if (request.headers['if-none-match'] === etag) {
+    reply.status(304).send();
+    return true;
+  }
+  return false;
+}
+
+export async function blogRoutes(
+  fastify: FastifyInstance,
+  opts: { blog: BlogService; publisher: Publisher },
+) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { blog, publisher } = opts;
+  const tags = ['blog'];
+  const admin = ['blog-admin'];
+
+  app.get(
+    '/api/blog/posts',
+    {
+      schema: {
+        tags,
+        summary: 'Published posts, newest first (12 a page)',
+        querystring: PostListQuery,
+        response: { 200: PostListResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { etag, data } = await blog.list(request.query.page, request.query.limit);
+      if (cached(request, reply, etag)) return reply;
+      return { success: true as const, data };
+    },
+  );
+
+  app.get(
+    '/api/blog/posts/:slug',
+    {
+      schema: {
+        tags,
+        summary: 'One published post',
+        params: SlugParams,
+        response: { 200: PostDetailResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { etag, data } = await blog.detail(request.params.slug);
+      if (cached(request, reply, etag)) return reply;
+      return { success: true as const, data };
+    },
+  );
+
+  app.post(
+    '/api/blog/posts/:slug/view',
+    {
+      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        summary: 'Count one reading (the page sends it once per browser session)',
+        params: SlugParams,
+        response: { 200: Ok(Type.Object({ view_count: Type.Integer() })), ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { view_count: await blog.recordView(request.params.slug) },
+    }),
+  );
+
+  app.get(
+    '/api/blog/admin/posts',
+    {
+      preHandler: requireEditor,
+      schema: {
+        tags: admin,
+        summary: 'All posts (editors)',
+        querystring: AdminPostListQuery,
+        response: { 200: AdminPostListResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await blog.adminList(request.query.limit),
+    }),
+  );
+
+  app.get(
+    '/api/blog/admin/posts/:id',
+    {
+      preHandler: requireEditor,
+      schema: {
+        tags: admin,
+        summary: 'One post (editors)',
+        params: IdParams,
+        response: { 200: Ok(AdminPostResponse.properties.data), ...errors },
+      },
+    },
+    async (request) => ({ success: true as const, data: await blog.adminGet(request.params.id) }),
+  );
+
+  app.post(
+    '/api/blog/admin/posts',
+    {
+      preHandler: requireEditor,
+      schema: {
+        tags: admin,
+        summary: 'Create a post (editors)',
+        body: PostInput,
+        response: { 200: AdminPostResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await blog.create(currentUser(request), request.body),
+      message: 'Article created successfully',
+    }),
+  );
+
+  app.put(
+    '/api/blog/admin/posts/:id',
+    {
+      preHandler: requireEditor,
+      schema: {
+        tags: admin,
+        summary: 'Update a post (editors)',
+        params: IdParams,
+        body: PostInput,
+        response: { 200: AdminPostResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await blog.update(request.params.id, request.body),
+      message: 'Article updated successfully',
+    }),
+  );
+
+  app.delete(
+    '/api/blog/admin/posts/:id',
+    {
+      preHandler: requireEditor,
+      schema: {
+        tags: admin,
+        summary: 'Delete a post (editors)',
+        params: IdParams,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await blog.remove(request.params.id);
+      return { success: true, message: 'Article deleted successfully' };
+    },
+  );
+
+  app.post(
+    '/api/blog/admin/upload',
+    {
+      preHandler: requireEditor,
+      schema: {
+        tags: admin,
+        summary: 'Upload a featured image (multipart field image)',
+        consumes: ['multipart/form-data'],
+        response: { 200: AdminUploadResponse, ...errors, 413: ErrorResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { url: await blog.saveImage(await readImageUpload(request)) },
+    }),
+  );
+
+  app.post(
+    '/api/blog/upload-image',
+    {
+      preHandler: requireEditor,
+      schema: {
+        tags: admin,
+        summary: 'Upload an image for the article body (multipart field image)',
+        consumes: ['multipart/form-data'],
+        response: { 200: InlineUploadResponse, ...errors, 413: ErrorResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      imageUrl: await blog.saveImage(await readImageUpload(request)),
+      message: 'Image uploaded successfully',
+    }),
+  );
+
+  app.get(
+    '/api/blog/admin/build-status',
+    {
+      preHandler: requireEditor,
+      schema: {
+        tags: admin,
+        summary: "Where publishing stands: 'queued', 'building' or 'live'",
+        response: { 200: BuildStatusResponse, ...errors },
+      },
+    },
+    async () => ({ success: true as const, data: publisher.status() }),
+  );
+}

@@ -1,0 +1,337 @@
+/**
+ * The blog: editors' CRUD (sanitized on every save, slugs unique and stable once published),
+ * public reads served from an in-process cache of published posts, views, uploads, the
+ * published-posts snapshot the static build reads, and the sample articles of local mode.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import site from '../../../content/site.json' with { type: 'json' };
+import type { Db } from '../../core/db.ts';
+import { badRequest, notFound } from '../../core/errors.ts';
+import { checkImage, reencodeImage } from '../../core/images.ts';
+import type { PostRow, UserRow } from '../../db/schema.ts';
+import {
+  EXCERPT_LENGTH,
+  MAX_UPLOAD_BYTES,
+  type AdminPost,
+  type PostDetail,
+  type PostInput,
+  type PostsSnapshot,
+  type PublicPost,
+} from '../../contracts/blog.ts';
+import { slugify, uniqueSlug } from '../../contracts/slug.ts';
+import { sanitizePostHtml } from './sanitizer.ts';
+import * as repo from './repository.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Spec: list excerpts are cut at 100 characters. */
+export function cutExcerpt(text: string, max = EXCERPT_LENGTH): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** Visible text of sanitized HTML, for "is there content" checks and fallback excerpts. */
+export function htmlText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function toDetail(row: PostRow): PostDetail {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    excerpt: row.excerpt,
+    content: row.content,
+    featured_image: row.featuredImage,
+    author_name: row.authorName,
+    author_avatar: row.authorAvatar,
+    published_at: iso(row.publishedAt),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    view_count: row.viewCount,
+    tags: row.tags,
+    meta_title: row.metaTitle,
+    meta_description: row.metaDescription,
+  };
+}
+
+function toPublic(post: PostDetail): PublicPost {
+  return {
+    id: post.id,
+    slug: post.slug,
+    title: post.title,
+    excerpt: cutExcerpt(post.excerpt || htmlText(post.content)),
+    featured_image: post.featured_image,
+    author_name: post.author_name,
+    author_avatar: post.author_avatar,
+    published_at: post.published_at,
+    created_at: post.created_at,
+    view_count: post.view_count,
+    meta_title: post.meta_title,
+    meta_description: post.meta_description,
+  };
+}
+
+export function toAdmin(row: PostRow): AdminPost {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    content: row.content,
+    excerpt: row.excerpt,
+    featured_image: row.featuredImage,
+    status: row.status,
+    meta_title: row.metaTitle,
+    meta_description: row.metaDescription,
+    tags: row.tags,
+    view_count: row.viewCount,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    published_at: iso(row.publishedAt),
+  };
+}
+
+/** Published-posts cache: public reads never touch the database while it is fresh. */
+interface PublishedCache {
+  generation: number;
+  posts: PostDetail[];
+  bySlug: Map<string, PostDetail>;
+  loadedAt: number;
+}
+
+/** View counts in cached answers may lag this long; publishing refreshes at once. */
+const CACHE_TTL_MS = 10_000;
+
+const cleanTags = (tags: string[] | undefined) =>
+  [...new Set((tags ?? []).map((t) => t.trim().replace(/^#/, '')).filter(Boolean))].slice(0, 20);
+
+export function createBlogService(deps: {
+  db: Db;
+  mediaDir: string;
+  /** Called after every change that alters public content (publish, unpublish, edit, delete). */
+  onPublicChange: () => void;
+}) {
+  const { db } = deps;
+  let cache: PublishedCache | null = null;
+  let generation = 0;
+  let loading: Promise<PublishedCache> | null = null;
+
+  async function published(): Promise<PublishedCache> {
+    if (cache && Date.now() - cache.loadedAt < CACHE_TTL_MS) return cache;
+    loading ??= repo
+      .listPublished(db)
+      .then((rows) => {
+        const posts = rows.map(toDetail);
+        cache = {
+          generation: ++generation,
+          posts,
+          bySlug: new Map(posts.map((p) => [p.slug, p])),
+          loadedAt: Date.now(),
+        };
+        return cache;
+      })
+      .finally(() => {
+        loading = null;
+      });
+    return loading;
+  }
+
+  function publicChanged() {
+    cache = null;
+    deps.onPublicChange();
+  }
+
+  async function slugFor(title: string, own?: string): Promise<string> {
+    const base = slugify(title);
+    const taken = await repo.slugsLike(db, base);
+    if (own) taken.delete(own);
+    return uniqueSlug(base, (s) => taken.has(s));
+  }
+
+  function prepare(input: PostInput) {
+    const title = input.title.trim();
+    if (!title) throw badRequest('Title is required.', 'TITLE_REQUIRED');
+    const content = sanitizePostHtml(input.content);
+    if (!htmlText(content) && !/<(img|iframe)\b/i.test(content)) {
+      throw badRequest('Content is required.', 'CONTENT_REQUIRED');
+    }
+    return {
+      title,
+      content,
+      excerpt: (input.excerpt ?? '').trim(),
+      featuredImage: input.featured_image?.trim() || null,
+      metaTitle: input.meta_title?.trim() || null,
+      metaDescription: input.meta_description?.trim() || null,
+      tags: cleanTags(input.tags),
+    };
+  }
+
+  return {
+    /** The public list page (12 per page by default), newest published first. */
+    async list(page: number, limit: number) {
+      const { posts, generation: gen } = await published();
+      const pages = Math.max(1, Math.ceil(posts.length / limit));
+      return {
+        etag: `W/"posts-${gen}-${page}-${limit}"`,
+        data: {
+          posts: posts.slice((page - 1) * limit, page * limit).map(toPublic),
+          pagination: { page, pages, total: posts.length, limit },
+        },
+      };
+    },
+
+    async detail(slug: string) {
+      const { bySlug, generation: gen } = await published();
+      const post = bySlug.get(slug);
+      if (!post) throw notFound('Article not found', 'POST_NOT_FOUND');
+      return { etag: `W/"post-${gen}-${post.id}"`, data: post };
+    },
+
+    /** Counts one reading (the page calls it once per browser session) and returns the total. */
+    async recordView(slug: string): Promise<number> {
+      const count = await repo.incrementViews(db, slug);
+      if (count === null) throw notFound('Article not found', 'POST_NOT_FOUND');
+      const cached = cache?.bySlug.get(slug);
+      if (cached) cached.view_count = count;
+      return count;
+    },
+
+    /** Whether a slug is a published post (static page may still be building) or a redirect. */
+    async resolveSlug(slug: string): Promise<{ published: boolean; redirectTo: string | null }> {
+      const { bySlug } = await published();
+      if (bySlug.has(slug)) return { published: true, redirectTo: null };
+      const redirects = await repo.publishedRedirects(db);
+      return { published: false, redirectTo: redirects[slug] ?? null };
+    },
+
+    async adminList(limit?: number) {
+      return (await repo.listAll(db, limit)).map(toAdmin);
+    },
+
+    async adminGet(id: string) {
+      const row = await repo.findById(db, id);
+      if (!row) throw notFound('That article does not exist.', 'POST_NOT_FOUND');
+      return toAdmin(row);
+    },
+
+    async create(author: UserRow, input: PostInput) {
+      const fields = prepare(input);
+      const status = input.status ?? 'draft';
+      const row = await repo.insertPost(db, {
+        ...fields,
+        slug: await slugFor(fields.title),
+        status,
+        authorId: author.id,
+        authorName: author.name || author.email.split('@')[0] || 'Editor',
+        authorAvatar: author.picture ?? author.avatarUrl,
+        publishedAt: status === 'published' ? new Date() : null,
+      });
+      if (status === 'published') publicChanged();
+      return toAdmin(row);
+    },
+
+    /**
+     * Saves an edit. A post's slug follows its title until first published; after that it stays,
+     * unless the title changes in a save that (re)publishes it: then the old slug redirects.
+     */
+    async update(id: string, input: PostInput) {
+      const before = await repo.findById(db, id);
+      if (!before) throw notFound('That article does not exist.', 'POST_NOT_FOUND');
+      const fields = prepare(input);
+      const status = input.status ?? before.status;
+      let slug = before.slug;
+      const titleChanged = fields.title !== before.title;
+      if (titleChanged && (!before.publishedAt || status === 'published')) {
+        slug = await slugFor(fields.title, before.slug);
+      }
+      const row = await db.transaction(async (tx) => {
+        if (slug !== before.slug) {
+          await repo.removeRedirect(tx, slug);
+          if (before.publishedAt) await repo.addRedirect(tx, before.slug, before.id);
+        }
+        return repo.updatePost(tx, id, {
+          ...fields,
+          slug,
+          status,
+          publishedAt: before.publishedAt ?? (status === 'published' ? new Date() : null),
+        });
+      });
+      if (before.status === 'published' || status === 'published') publicChanged();
+      return toAdmin(row!);
+    },
+
+    async remove(id: string) {
+      const row = await repo.deletePost(db, id);
+      if (!row) throw notFound('That article does not exist.', 'POST_NOT_FOUND');
+      if (row.status === 'published') publicChanged();
+    },
+
+    /** Stores an uploaded image (checked, re-encoded) under /media/blog/ and returns its URL. */
+    async saveImage(bytes: Buffer): Promise<string> {
+      const type = checkImage(bytes, MAX_UPLOAD_BYTES);
+      const encoded = await reencodeImage(bytes, type);
+      const dir = path.join(deps.mediaDir, 'blog');
+      await mkdir(dir, { recursive: true });
+      const name = `${randomBytes(16).toString('hex')}.${type === 'jpeg' ? 'jpg' : type}`;
+      await writeFile(path.join(dir, name), encoded);
+      return `/media/blog/${name}`;
+    },
+
+    /** The published-posts snapshot the static build reads (Astro never opens the database). */
+    async snapshot(): Promise<PostsSnapshot> {
+      const rows = await repo.listPublished(db);
+      return {
+        generatedAt: new Date().toISOString(),
+        posts: rows.map(toDetail),
+        redirects: await repo.publishedRedirects(db),
+      };
+    },
+
+    /** Local mode's first start: the sample articles of content/blog-seed, published. */
+    async seedSamples(seedDir: string): Promise<number> {
+      if ((await repo.countPosts(db)) > 0) return 0;
+      let files: string[];
+      try {
+        files = (await readdir(seedDir)).filter((f) => f.endsWith('.json')).sort();
+      } catch {
+        return 0;
+      }
+      let seeded = 0;
+      for (const [i, file] of files.entries()) {
+        const seed = JSON.parse(await readFile(path.join(seedDir, file), 'utf8')) as PostInput & {
+          featured_image?: string;
+        };
+        let image: string | null = null;
+        if (seed.featured_image) {
+          image = await this.saveImage(
+            await readFile(path.join(seedDir, 'images', seed.featured_image)),
+          );
+        }
+        const fields = prepare({ ...seed, featured_image: image });
+        // Spread the samples over the last days so the list has an order.
+        const publishedAt = new Date(Date.now() - (files.length - i) * 86_400_000);
+        await repo.insertPost(db, {
+          ...fields,
+          slug: await slugFor(fields.title),
+          status: 'published',
+          authorName: `${site.brand} Team`,
+          publishedAt,
+          createdAt: publishedAt,
+          updatedAt: publishedAt,
+        });
+        seeded += 1;
+      }
+      // The caller writes the snapshot and builds before serving; only the cache is stale.
+      cache = null;
+      return seeded;
+    },
+  };
+}
+
+export type BlogService = ReturnType<typeof createBlogService>;

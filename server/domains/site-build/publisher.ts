@@ -1,0 +1,95 @@
+/**
+ * Publishing: public content changes queue one debounced rebuild. The snapshot of published
+ * posts is written right before each build, so changes made during a build trigger exactly one
+ * more. A failed build keeps the previous release live and records the error.
+ */
+import type { BuildStatus } from '../../contracts/blog.ts';
+import type { SiteBuilder } from './service.ts';
+
+interface Logger {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export function createPublisher(deps: {
+  builder: SiteBuilder | null;
+  writeSnapshot: () => Promise<void>;
+  debounceMs: number;
+  log: Logger;
+}) {
+  const status: BuildStatus = {
+    state: 'live',
+    startedAt: null,
+    finishedAt: null,
+    durationMs: null,
+    error: null,
+    releaseId: null,
+  };
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let builds = 0;
+
+  async function run(): Promise<void> {
+    if (!deps.builder) return;
+    status.state = 'building';
+    status.startedAt = new Date().toISOString();
+    const started = Date.now();
+    try {
+      await deps.writeSnapshot();
+      const manifest = await deps.builder.build();
+      builds += 1;
+      status.releaseId = manifest.id;
+      status.error = null;
+    } catch (error) {
+      status.error = (error as Error).message.slice(0, 2000);
+      deps.log.error({ err: error }, 'publish failed; the previous release stays live');
+    } finally {
+      status.finishedAt = new Date().toISOString();
+      status.durationMs = Date.now() - started;
+      status.state = 'live';
+    }
+  }
+
+  function start() {
+    running = run().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        status.state = 'queued';
+        start();
+      }
+    });
+  }
+
+  return {
+    /** Queue one rebuild after the debounce; repeated calls in the window make one build. */
+    schedule(): void {
+      if (!deps.builder) return;
+      if (status.state !== 'building') status.state = 'queued';
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = null;
+        if (running) again = true;
+        else start();
+      }, deps.debounceMs);
+      timer.unref();
+    },
+
+    status(): BuildStatus {
+      return { ...status, state: running ? 'building' : timer || again ? 'queued' : status.state };
+    },
+
+    /** Resolves when no build is queued or running (tests, graceful shutdown). */
+    async idle(): Promise<void> {
+      while (timer || running || again) {
+        await (running ?? new Promise((r) => setTimeout(r, 20)));
+      }
+    },
+
+    /** Completed builds since start. */
+    buildCount: () => builds,
+  };
+}
+
+export type Publisher = ReturnType<typeof createPublisher>;

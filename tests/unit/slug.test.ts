@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  FALLBACK_SLUG,
+  SLUG_MAX_LENGTH,
+  slugify,
+  uniqueSlug,
+} from '../../server/contracts/slug.ts';
+
+const longTitle = 'Veo three prompt guide '.repeat(14).slice(0, 300);
+
+describe('slugify (spec 5 slug preview)', () => {
+  it.each([
+    ['English words', 'Hello World!', 'hello-world'],
+    ['mixed Chinese and English', 'AI 视频生成指南', 'ai-shi-pin-sheng-cheng-zhi-nan'],
+    ['Chinese glued to Latin runs', 'Veo3视频Pro', 'veo3-shi-pin-pro'],
+    ['rare characters outside any short word list', '龘靐齉', 'da-bing-nang'],
+    ['polyphonic characters read from context', '重庆银行 重要', 'chong-qing-yin-hang-zhong-yao'],
+    ['ü written as v', '绿色女孩', 'lv-se-nv-hai'],
+    ['Chinese punctuation', '《你好，世界》！', 'ni-hao-shi-jie'],
+    ['Latin punctuation removed, not replaced', 'What’s new?? — 2026 / Q1', 'whats-new-2026-q1'],
+    [
+      'underscores and repeated separators',
+      '__snake_case -- and   spaces__',
+      'snake-case-and-spaces',
+    ],
+    ['tabs and newlines', 'line\tone\nline two', 'line-one-line-two'],
+    ['accented Latin letters transliterated', 'Crème Brûlée à la Café', 'creme-brulee-a-la-cafe'],
+    ['letters NFKD cannot split', 'Straße Æsir Øre Łódź', 'strasse-aesir-ore-lodz'],
+    ['full-width Latin and digits', 'ＡＢＣ １２３', 'abc-123'],
+    ['digits only', '2026 07 01', '2026-07-01'],
+    ['already a slug', 'already-a-slug', 'already-a-slug'],
+    ['leading and trailing separators', ' - _Hello_ - ', 'hello'],
+    ['only symbols', '!!!', FALLBACK_SLUG],
+    ['emoji and symbols only', '🎬✨ — ©®', FALLBACK_SLUG],
+    ['empty', '', FALLBACK_SLUG],
+    ['whitespace only', '   \t  ', FALLBACK_SLUG],
+  ])('%s: %j → %j', (_case, title, expected) => {
+    expect(slugify(title)).toBe(expected);
+  });
+
+  it('truncates a 300-character title to at most 100 characters with no trailing hyphen', () => {
+    expect(longTitle).toHaveLength(300);
+    const slug = slugify(longTitle);
+    expect(slug.length).toBeLessThanOrEqual(SLUG_MAX_LENGTH);
+    expect(slug.length).toBeGreaterThan(90);
+    expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it('does not leave a hyphen where the cut falls right after a word', () => {
+    const title = `${'a'.repeat(99)} bcd`;
+    expect(slugify(title)).toBe('a'.repeat(99));
+  });
+
+  it('truncates long Chinese titles after transliteration', () => {
+    const slug = slugify('视频生成'.repeat(30));
+    expect(slug.length).toBeLessThanOrEqual(SLUG_MAX_LENGTH);
+    expect(slug).toMatch(/^shi-pin-sheng-cheng-.*[a-z]$/);
+  });
+
+  it('always yields URL-safe output', () => {
+    for (const title of [
+      '<script>alert(1)</script>',
+      '../../etc/passwd',
+      'a%2Fb?c=d#e',
+      '\u0000\u200b',
+    ]) {
+      expect(slugify(title)).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    }
+  });
+});
+
+describe('uniqueSlug', () => {
+  it.each([
+    ['a free base as is', 'hello-world', [], 'hello-world'],
+    ['-2 when the base is taken', 'hello-world', ['hello-world'], 'hello-world-2'],
+    ['-3 when -2 is taken too', 'hello-world', ['hello-world', 'hello-world-2'], 'hello-world-3'],
+    ['skips only what is taken', 'post', ['post', 'post-2', 'post-3', 'post-5'], 'post-4'],
+  ])('returns %s', (_case, base, taken, expected) => {
+    const set = new Set(taken);
+    expect(uniqueSlug(base, (slug) => set.has(slug))).toBe(expected);
+  });
+
+  it('shortens a 100-character base so the suffix fits', () => {
+    const base = slugify(longTitle);
+    const taken = new Set([base]);
+    const second = uniqueSlug(base, (slug) => taken.has(slug));
+    expect(second.length).toBeLessThanOrEqual(SLUG_MAX_LENGTH);
+    expect(second).toMatch(/-2$/);
+    expect(second).not.toMatch(/--2$/);
+    expect(base.startsWith(second.slice(0, -2))).toBe(true);
+  });
+
+  it('keeps ten-and-more suffixes within the limit', () => {
+    const base = 'x'.repeat(SLUG_MAX_LENGTH);
+    const singleDigit = Array.from({ length: 8 }, (_, i) => `${'x'.repeat(98)}-${i + 2}`);
+    const taken = new Set([base, ...singleDigit, `${'x'.repeat(97)}-10`]);
+    const slug = uniqueSlug(base, (s) => taken.has(s));
+    expect(slug).toBe(`${'x'.repeat(97)}-11`);
+    expect(slug).toHaveLength(SLUG_MAX_LENGTH);
+  });
+
+  it('does not end the stem with a hyphen before the suffix', () => {
+    const base = `${'a'.repeat(97)}-bc`;
+    expect(uniqueSlug(base, (s) => s === base)).toBe(`${'a'.repeat(97)}-2`);
+  });
+
+  it('gives up instead of looping forever when everything is taken', () => {
+    expect(() => uniqueSlug('post', () => true)).toThrow(/No free slug/);
+  });
+});
