@@ -27,7 +27,6 @@ describe.each(databaseKinds)('blog on %s', (kind) => {
       headers: bearer(editor.token),
       payload,
     });
-  const publicList = (query = '') => t.app.inject({ url: `/api/blog/posts${query}` });
   const publicPost = (slug: string) =>
     t.app.inject({ url: `/api/blog/posts/${encodeURIComponent(slug)}` });
   const article = (title: string, extra: object = {}) => ({

@@ -11,7 +11,6 @@ import {
   GenerateResponse,
   HistoryQuery,
   HistoryResponse,
-  MAX_IMAGE_BYTES,
   TaskStatusResponse,
 } from '../../contracts/video.ts';
 import { MEDIA_PREFIX } from './media.ts';
