@@ -18,7 +18,10 @@ export default defineConfig({
   build: { format: 'file' },
   integrations: [
     react(),
-    sitemap({ filter: (page) => !/\/(login|404|video-history|blog-admin|admin)$/.test(page) }),
+    sitemap({
+      filter: (page) =>
+        !/\/(login|404|video-history|blog-admin|admin|blog\/article-shell)$/.test(page),
+    }),
   ],
   vite: {
     // `npm run dev` runs the API apart and proxies to it (scripts/dev.ts).

@@ -35,7 +35,16 @@ export const securityPlugin = fp(
           mediaSrc: ["'self'", 'blob:'],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'", GOOGLE_GSI],
-          frameSrc: ["'self'", GOOGLE_GSI],
+          // Google sign-in, and the video hosts the blog's editor may embed (see the sanitizer).
+          frameSrc: [
+            "'self'",
+            GOOGLE_GSI,
+            'https://www.youtube.com',
+            'https://youtube.com',
+            'https://www.youtube-nocookie.com',
+            'https://youtube-nocookie.com',
+            'https://player.vimeo.com',
+          ],
           frameAncestors: ["'self'"],
           formAction: ["'self'"],
           baseUri: ["'self'"],

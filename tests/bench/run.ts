@@ -1,19 +1,29 @@
 /**
- * `npm run bench`: throughput and latency of the API and the static pages, each as a ratio of a
- * bare Fastify hello-world measured in the same run (absolute numbers vary between machines;
- * ratios taken together do not). Runs on PGlite and, with BENCH_DATABASE_URL or
- * TEST_DATABASE_URL, on PostgreSQL. Prints a table and writes bench-results.json.
+ * `npm run bench`: every figure taken in one run on this machine, so ratios between them hold even
+ * though absolute numbers vary between machines. Prints tables and writes bench-results.json.
+ *
+ * - API and static throughput (autocannon), each as a ratio of a bare Fastify hello-world
+ *   ceiling, on PGlite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL.
+ * - Money paths: video submit latency at 20 and 100 concurrent users, checkout creation p99.
+ * - Local render of one 8 s clip (wall time and ratio to 8 s).
+ * - Site build with 1,000 published posts, and publish-to-live with 1,000 posts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { renderLocalVideo } from '../../server/domains/video/providers/local-renderer.ts';
+import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
+import type { PostsSnapshot } from '../../server/contracts/blog.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const quiet = { info() {}, error() {} };
 
 interface Row {
   target: string;
@@ -23,7 +33,17 @@ interface Row {
   p99: number;
   ratio: number;
   non2xx: number;
+  goal?: number;
 }
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  goal?: string;
+  met?: boolean;
+}
+const rows: Row[] = [];
+const figures: Figure[] = [];
 
 function startProcess(
   script: string,
@@ -37,7 +57,7 @@ function startProcess(
     });
     let output = '';
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+      output = (output + chunk.toString()).slice(-20_000);
       const match = /listening (\d+)|Server listening at http:\/\/[\d.]+:(\d+)/.exec(output);
       if (match) resolve({ child, port: Number(match[1] ?? match[2]) });
     };
@@ -59,56 +79,185 @@ async function measure(url: string, headers: Record<string, string> = {}) {
   };
 }
 
-async function benchApp(
-  database: string,
-  databaseUrl: string | null,
-  ceiling: number,
-): Promise<Row[]> {
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return +(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0).toFixed(
+    1,
+  );
+};
+
+async function json<T>(res: Response): Promise<T> {
+  if (!res.ok) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A signed-in user with a Standard pack (2,200 credits) bought through the local checkout. */
+async function richUser(base: string, email: string): Promise<string> {
+  const { data } = await json<{ data: { token: string } }>(
+    await fetch(`${base}/api/auth/local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench', email }),
+    }),
+  );
+  const auth = { authorization: `Bearer ${data.token}`, 'content-type': 'application/json' };
+  const session = await json<{ sessionId: string }>(
+    await fetch(`${base}/api/stripe/create-payment-intent`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        type: 'credits',
+        package_id: 'standard',
+        success_url: `${base}/pricing`,
+        cancel_url: `${base}/pricing`,
+      }),
+    }),
+  );
+  await fetch(`${base}/checkout/local/${session.sessionId}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    redirect: 'manual',
+  });
+  return data.token;
+}
+
+/** `users` virtual users at once, each submitting 3 videos in a row (the per-user cap). */
+async function submitLatency(base: string, users: number, tag: string) {
+  const tokens = await Promise.all(
+    Array.from({ length: users }, (_, i) =>
+      richUser(base, `${tag}-${i}-${randomBytes(3).toString('hex')}@bench.example`),
+    ),
+  );
+  const latencies: number[] = [];
+  let errors = 0;
+  await Promise.all(
+    tokens.map(async (token) => {
+      for (let i = 0; i < 3; i++) {
+        const form = new FormData();
+        form.set('prompt', `Benchmark clip ${i}: a drone shot over a coastline at sunrise`);
+        form.set('model', 'veo3');
+        const started = performance.now();
+        const res = await fetch(`${base}/api/video/generate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: form,
+        });
+        latencies.push(performance.now() - started);
+        if (!res.ok) errors += 1;
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+    samples: latencies.length,
+  };
+}
+
+async function checkoutLatency(base: string) {
+  const tokens = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      richUser(base, `co-${i}-${randomBytes(3).toString('hex')}@bench.example`),
+    ),
+  );
+  const latencies: number[] = [];
+  await Promise.all(
+    tokens.map(async (token) => {
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        const res = await fetch(`${base}/api/stripe/create-payment-intent`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            type: 'credits',
+            package_id: 'starter',
+            success_url: `${base}/pricing`,
+            cancel_url: `${base}/pricing`,
+          }),
+        });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function benchApp(database: string, databaseUrl: string | null, ceiling: number) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `veo3-bench-${database}-`));
   const { child, port } = await startProcess('server/main.ts', {
     PORT: '0',
-    DATA_DIR: path.join(root, '.test-output', 'bench-data', database),
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     NODE_ENV: 'development',
+    // Tasks stay queued: the renderer's CPU would otherwise distort the request figures.
+    VIDEO_WORKER: 'off',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   const base = `http://127.0.0.1:${port}`;
   try {
-    const signIn = await fetch(`${base}/api/auth/local`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench', email: 'bench@example.com' }),
-    });
-    const { data } = (await signIn.json()) as { data: { token: string } };
-    const targets: Array<[string, string, Record<string, string>?]> = [
-      ['GET /api/health', '/api/health'],
+    const token = await richUser(base, `reader-${database}@bench.example`);
+    const list = await json<{ data: { posts: Array<{ slug: string }> } }>(
+      await fetch(`${base}/api/blog/posts?page=1&limit=12`),
+    );
+    const slug = list.data.posts[0]?.slug ?? 'missing';
+    const targets: Array<[string, string, number, Record<string, string>?]> = [
+      ['GET /api/health', '/api/health', 0],
+      ['GET /api/blog/posts?page=1&limit=12', '/api/blog/posts?page=1&limit=12', 0.5],
+      ['GET /api/blog/posts/{slug}', `/api/blog/posts/${slug}`, 0.5],
       [
         'GET /api/credits/balance (signed in)',
         '/api/credits/balance',
-        { authorization: `Bearer ${data.token}` },
+        0.3,
+        { authorization: `Bearer ${token}` },
       ],
-      ['GET / (static)', '/'],
-      ['GET /login (static)', '/login'],
+      ['GET / (static)', '/', 0.5],
+      ['GET /blog/{slug} (static)', `/blog/${slug}`, 0.5],
     ];
-    const rows: Row[] = [];
-    for (const [target, urlPath, headers] of targets) {
+    for (const [target, urlPath, goal, headers] of targets) {
       const m = await measure(base + urlPath, headers);
-      rows.push({ target, database, ...m, ratio: +(m.reqPerSec / ceiling).toFixed(2) });
+      rows.push({
+        target,
+        database,
+        ...m,
+        ratio: +(m.reqPerSec / ceiling).toFixed(2),
+        ...(goal ? { goal } : {}),
+      });
     }
-    return rows;
+    for (const users of [20, 100]) {
+      const s = await submitLatency(base, users, `sub${users}-${database}`);
+      figures.push({
+        name: `generate submit p50, ${users} concurrent users (${database})`,
+        value: s.p50,
+        unit: 'ms',
+      });
+      figures.push({
+        name: `generate submit p99, ${users} concurrent users (${database}; ${s.samples} submits, ${s.errors} errors)`,
+        value: s.p99,
+        unit: 'ms',
+      });
+    }
+    const c = await checkoutLatency(base);
+    figures.push({
+      name: `checkout creation p99, 20 concurrent users (${database})`,
+      value: c.p99,
+      unit: 'ms',
+    });
   } finally {
     child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
+// 1. Ceiling and API/static throughput.
 const ceilingProc = await startProcess('tests/bench/ceiling.ts', { PORT: '0' });
 const ceilingM = await measure(`http://127.0.0.1:${ceilingProc.port}/`);
 ceilingProc.child.kill('SIGTERM');
-const rows: Row[] = [
-  { target: 'bare Fastify hello-world (ceiling)', database: '-', ...ceilingM, ratio: 1 },
-];
-
-rows.push(...(await benchApp('pglite', null, ceilingM.reqPerSec)));
-
+rows.push({ target: 'bare Fastify hello-world (ceiling)', database: '-', ...ceilingM, ratio: 1 });
+await benchApp('pglite', null, ceilingM.reqPerSec);
 const pgBase = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (pgBase) {
   const name = `bench_${randomBytes(4).toString('hex')}`;
@@ -118,26 +267,118 @@ if (pgBase) {
   const url = new URL(pgBase);
   url.pathname = `/${name}`;
   try {
-    rows.push(...(await benchApp('postgres', url.toString(), ceilingM.reqPerSec)));
+    await benchApp('postgres', url.toString(), ceilingM.reqPerSec);
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
 }
 
+// 2. Local render of one 8 s clip.
+{
+  const dir = await mkdtemp(path.join(tmpdir(), 'veo3-render-'));
+  const started = performance.now();
+  await renderLocalVideo({
+    prompt: 'A lighthouse beam sweeping over a stormy sea at night',
+    mode: 'text',
+    outputPath: path.join(dir, 'a.mp4'),
+    posterPath: path.join(dir, 'a.jpg'),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  figures.push({
+    name: 'local render of one 8 s clip (wall time)',
+    value: +seconds.toFixed(2),
+    unit: 's',
+  });
+  figures.push({
+    name: 'local render time / clip length',
+    value: +(seconds / 8).toFixed(2),
+    unit: '×',
+    goal: '≤ 0.6',
+    met: seconds / 8 <= 0.6,
+  });
+  await rm(dir, { recursive: true, force: true });
+}
+
+// 3. Site build with 1,000 published posts (the builder the server uses, on a snapshot file).
+{
+  const dir = await mkdtemp(path.join(tmpdir(), 'veo3-build-'));
+  const snapshotPath = path.join(dir, 'posts-snapshot.json');
+  const now = Date.now();
+  const snapshot: PostsSnapshot = {
+    generatedAt: new Date().toISOString(),
+    redirects: {},
+    posts: Array.from({ length: 1000 }, (_, i) => {
+      const at = new Date(now - i * 3_600_000).toISOString();
+      return {
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        slug: `bench-post-${i + 1}`,
+        title: `Bench post ${i + 1}: making better 8-second videos`,
+        excerpt:
+          'How to plan a short clip: subject, motion, camera, light and sound in one sentence.',
+        content: `<h2>Part ${i + 1}</h2><p>${'Describe the subject, the action, the camera and the sound. '.repeat(20)}</p><ol><li data-list="bullet">Subject</li><li data-list="bullet">Motion</li></ol>`,
+        featured_image: null,
+        author_name: 'Bench',
+        author_avatar: null,
+        published_at: at,
+        created_at: at,
+        updated_at: at,
+        view_count: i,
+        tags: ['bench', `t${i % 10}`],
+        meta_title: null,
+        meta_description: null,
+      };
+    }),
+  };
+  await writeFile(snapshotPath, JSON.stringify(snapshot));
+  const builder = createSiteBuilder({
+    dataDir: dir,
+    publicSiteUrl: 'http://localhost:4321',
+    log: quiet,
+    buildEnv: { BLOG_SNAPSHOT_PATH: snapshotPath },
+    extraSources: [snapshotPath],
+  });
+  const first = await builder.build();
+  figures.push({
+    name: 'full site build, 1,000 published posts',
+    value: +(first.durationMs / 1000).toFixed(1),
+    unit: 's',
+    goal: '≤ 30',
+    met: first.durationMs <= 30_000,
+  });
+  snapshot.posts[0]!.content += '<p>One more paragraph.</p>';
+  await writeFile(snapshotPath, JSON.stringify(snapshot));
+  const second = await builder.build();
+  figures.push({
+    name: 'rebuild after one edit, 1,000 posts (content-layer cache warm)',
+    value: +(second.durationMs / 1000).toFixed(1),
+    unit: 's',
+  });
+  await rm(dir, { recursive: true, force: true });
+}
+
 const table = [
-  '| target | db | req/s | p50 ms | p99 ms | ratio to ceiling | non-2xx |',
-  '|---|---|---:|---:|---:|---:|---:|',
+  `${connections} connections, ${duration} s each`,
+  '',
+  '| target | db | req/s | p50 ms | p99 ms | ratio to ceiling | goal | non-2xx |',
+  '|---|---|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
-      `| ${r.target} | ${r.database} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.ratio} | ${r.non2xx} |`,
+      `| ${r.target} | ${r.database} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.ratio} | ${r.goal ? `≥ ${r.goal} ${r.ratio >= r.goal ? '✓' : '✗'}` : ''} | ${r.non2xx} |`,
+  ),
+  '',
+  '| figure | value | goal |',
+  '|---|---:|---|',
+  ...figures.map(
+    (f) =>
+      `| ${f.name} | ${f.value} ${f.unit} | ${f.goal ? `${f.goal} ${f.met ? '✓' : '✗'}` : ''} |`,
   ),
 ].join('\n');
-console.log(`\n${connections} connections, ${duration} s each\n\n${table}`);
+console.log(`\n${table}`);
 writeFileSync(
   path.join(root, 'bench-results.json'),
   JSON.stringify(
-    { takenAt: new Date().toISOString(), connections, durationSeconds: duration, rows },
+    { takenAt: new Date().toISOString(), connections, durationSeconds: duration, rows, figures },
     null,
     2,
   ),

@@ -105,6 +105,9 @@ interface PublishedCache {
   loadedAt: number;
 }
 
+/** Paths under /blog that belong to the site, never to a post. */
+const RESERVED_SLUGS = new Set(['article-shell', 'page', 'rss', 'index']);
+
 /** View counts in cached answers may lag this long; publishing refreshes at once. */
 const CACHE_TTL_MS = 10_000;
 
@@ -151,7 +154,7 @@ export function createBlogService(deps: {
     const base = slugify(title);
     const taken = await repo.slugsLike(db, base);
     if (own) taken.delete(own);
-    return uniqueSlug(base, (s) => taken.has(s));
+    return uniqueSlug(base, (s) => taken.has(s) || RESERVED_SLUGS.has(s));
   }
 
   function prepare(input: PostInput) {

@@ -1,0 +1,92 @@
+/**
+ * The article page for a slug that has no pre-rendered page yet (just published, rebuild
+ * pending, or unknown). The server answers /blog/{slug} with this shell; it reads the slug from
+ * the address, fetches the post and shows it with the same ArticleView as the static pages
+ * (spec 2 "Blog article": loading, error/not found, loaded; loading ends once the fetch ends).
+ */
+import { isHTTPError } from 'ky';
+import { useEffect, useState } from 'react';
+import type { PostDetail, PostDetailResponse } from '../../../server/contracts/blog.ts';
+import { api } from '../../lib/api.ts';
+import {
+  ARTICLE_LOAD_FAILED,
+  ARTICLE_NOT_FOUND,
+  postDescription,
+  postDocumentTitle,
+  postPath,
+  slugFromPath,
+} from '../../lib/blog.ts';
+import { BRAND } from '../../lib/site.ts';
+import ArticleView, { BackToBlog } from './ArticleView.tsx';
+import ViewCount from './ViewCount.tsx';
+
+type State =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | { status: 'loaded'; post: PostDetail };
+
+/** Points the head at the article once it is known (the shell's own head names the shell). */
+function describeDocument(post: PostDetail): void {
+  document.title = postDocumentTitle(post);
+  document
+    .querySelector('meta[name="description"]')
+    ?.setAttribute('content', postDescription(post));
+  const canonical = new URL(postPath(post.slug), window.location.origin).href;
+  document.querySelector('link[rel="canonical"]')?.setAttribute('href', canonical);
+}
+
+export default function ArticleShell() {
+  const [state, setState] = useState<State>({ status: 'loading' });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const fail = (message: string) => {
+      document.title = `${message} | ${BRAND}`;
+      setState({ status: 'error', message });
+    };
+    const load = async () => {
+      const slug = slugFromPath(window.location.pathname);
+      if (!slug) return fail(ARTICLE_NOT_FOUND);
+      try {
+        const body = await api
+          .get(`/api/blog/posts/${encodeURIComponent(slug)}`, { signal: controller.signal })
+          .json<PostDetailResponse>();
+        if (!body?.data) throw new Error('The answer has no article');
+        describeDocument(body.data);
+        setState({ status: 'loaded', post: body.data });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        const notFound = isHTTPError(error) && error.response.status === 404;
+        fail(notFound ? ARTICLE_NOT_FOUND : ARTICLE_LOAD_FAILED);
+      }
+    };
+    void load();
+    return () => controller.abort();
+  }, []);
+
+  if (state.status === 'loading') {
+    return (
+      <div className="blog-state" role="status" aria-live="polite">
+        <div className="spinner" aria-hidden="true" />
+        <span className="sr-only">Loading the article…</span>
+      </div>
+    );
+  }
+
+  if (state.status === 'error') {
+    return (
+      <div className="blog-state" role="alert">
+        <p className="blog-state__message">{state.message}</p>
+        <BackToBlog />
+      </div>
+    );
+  }
+
+  const { post } = state;
+  return (
+    <ArticleView
+      post={post}
+      views={<ViewCount slug={post.slug} initial={post.view_count} fresh />}
+    />
+  );
+}

@@ -1,0 +1,171 @@
+/**
+ * Blog helpers shared by the pre-rendered pages and the browser islands (spec 2 "Blog list",
+ * "Blog article"; 9 paging). Types only from server/contracts: its values would pull TypeBox
+ * into the browser, so the two constants are declared again here.
+ */
+import type { PostDetail } from '../../server/contracts/blog.ts';
+import { BRAND } from './site.ts';
+
+/** Spec 9: blog pages hold 12 posts (server/contracts/blog.ts BLOG_PAGE_SIZE). */
+export const BLOG_PAGE_SIZE = 12;
+/** Spec 9: excerpts are cut at 100 characters (server/contracts/blog.ts EXCERPT_LENGTH). */
+export const EXCERPT_LENGTH = 100;
+/** Spec 9: the blog pager shows up to 5 page buttons. */
+export const PAGER_WINDOW = 5;
+
+export const BLOG_PATH = '/blog';
+export const NO_ARTICLES = 'No articles yet';
+export const ARTICLE_NOT_FOUND = 'Article not found';
+/** Spec 8: what the reader sees when the article request fails. */
+export const ARTICLE_LOAD_FAILED = '加载文章失败';
+export const BACK_TO_BLOG = 'Back to Blog';
+
+/** The fields a card, a feed item or a page head needs. */
+export type PostSummary = Pick<
+  PostDetail,
+  'slug' | 'title' | 'excerpt' | 'content' | 'published_at' | 'created_at'
+>;
+
+/** `/blog/{slug}` */
+export function postPath(slug: string): string {
+  return `${BLOG_PATH}/${encodeURIComponent(slug)}`;
+}
+
+/** `/blog` for page 1, `/blog/page/{n}` after it. */
+export function blogPageHref(page: number): string {
+  return page <= 1 ? BLOG_PATH : `${BLOG_PATH}/page/${page}`;
+}
+
+/** How many list pages `count` posts fill (at least 1: the empty page). */
+export function pageCount(count: number): number {
+  return Math.max(1, Math.ceil(count / BLOG_PAGE_SIZE));
+}
+
+/** The page numbers to show: a window of up to 5 around `page`, kept inside 1…pages. */
+export function pageWindow(page: number, pages: number, size = PAGER_WINDOW): number[] {
+  if (pages < 1) return [];
+  const count = Math.min(size, pages);
+  const start = Math.max(1, Math.min(page - Math.floor(size / 2), pages - count + 1));
+  return Array.from({ length: count }, (_, index) => start + index);
+}
+
+/** The date a post counts as published: published_at, else created_at (spec 2). */
+export function publishedDate(post: Pick<PostDetail, 'published_at' | 'created_at'>): string {
+  return post.published_at || post.created_at;
+}
+
+/** Spec 2: 'Updated' shows only when updated_at differs from created_at. */
+export function wasUpdated(post: Pick<PostDetail, 'updated_at' | 'created_at'>): boolean {
+  const updated = Date.parse(post.updated_at);
+  const created = Date.parse(post.created_at);
+  if (Number.isNaN(updated) || Number.isNaN(created)) return post.updated_at !== post.created_at;
+  return updated !== created;
+}
+
+/** Newest published first; ties by slug so every build orders them the same way. */
+export function byNewest(a: PostSummary, b: PostSummary): number {
+  const diff = Date.parse(publishedDate(b)) - Date.parse(publishedDate(a));
+  return diff || a.slug.localeCompare(b.slug);
+}
+
+// Spec 2: Chinese long format with hour and minute. A fixed zone, so the pre-rendered page and
+// the browser print the same text wherever they run.
+const DATE_FORMAT = new Intl.DateTimeFormat('zh-CN', {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'Asia/Shanghai',
+});
+
+/** e.g. `2025年3月14日 09:30`; an unreadable date prints as given. */
+export function formatPostDate(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : DATE_FORMAT.format(date);
+}
+
+/** Spec 2: '{n} views'. */
+export function viewsLabel(count: number): string {
+  return `${count.toLocaleString('en-US')} views`;
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+/** The text of sanitized post HTML: tags dropped, common entities decoded, spaces collapsed. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<\/?(p|div|h[1-6]|li|br|blockquote|pre|tr)\b[^>]*>/gi, ' ')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+      if (name.startsWith('#')) {
+        const code =
+          name[1] === 'x' || name[1] === 'X'
+            ? parseInt(name.slice(2), 16)
+            : parseInt(name.slice(1), 10);
+        return Number.isFinite(code) && code > 0 && code <= 0x10ffff
+          ? String.fromCodePoint(code)
+          : ' ';
+      }
+      return ENTITIES[name.toLowerCase()] ?? entity;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Cuts `text` at `length` characters (whole code points) and marks the cut with '…'. */
+export function truncate(text: string, length = EXCERPT_LENGTH): string {
+  const chars = Array.from(text.trim());
+  if (chars.length <= length) return chars.join('');
+  return `${chars.slice(0, length).join('').trimEnd()}…`;
+}
+
+/** The card excerpt (spec 9: 100 characters): the post's excerpt, else the start of its body. */
+export function cardExcerpt(post: Pick<PostDetail, 'excerpt' | 'content'>): string {
+  return truncate(post.excerpt.trim() || htmlToText(post.content));
+}
+
+/** Search/social description: meta_description, else the excerpt, else the start of the body. */
+export function postDescription(
+  post: Pick<PostDetail, 'meta_description' | 'excerpt' | 'content'>,
+): string {
+  const text = post.meta_description?.trim() || post.excerpt.trim() || htmlToText(post.content);
+  return truncate(text, 160);
+}
+
+/** The document title: meta_title as written, else `{title} | {brand}`. */
+export function postDocumentTitle(post: Pick<PostDetail, 'meta_title' | 'title'>): string {
+  return post.meta_title?.trim() || `${post.title} | ${BRAND}`;
+}
+
+/**
+ * The slug a `/blog/{slug}` address names, or null. The article shell reads it from
+ * location.pathname, because the server answers unknown article paths with the shell.
+ */
+export function slugFromPath(pathname: string): string | null {
+  const match = /^\/blog\/([^/]+)\/?$/.exec(pathname);
+  if (!match?.[1]) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** A featured image usable as an absolute link (og:image, JSON-LD, RSS), or null for data: URLs. */
+export function absoluteImageUrl(src: string | null, site: URL | string): string | null {
+  if (!src || src.startsWith('data:')) return null;
+  try {
+    return new URL(src, site).href;
+  } catch {
+    return null;
+  }
+}
