@@ -54,6 +54,7 @@ export default defineConfig({
       NODE_ENV: 'development',
       // The local renderer fails these prompts on purpose (the failure path e2e test).
       LOCAL_RENDER_FAIL_PATTERN: '^FAIL:',
+      BLOG_EDITORS: 'editor@e2e.example',
     },
   },
 });

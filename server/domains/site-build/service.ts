@@ -88,6 +88,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
         cwd: root,
         env: {
           ...process.env,
+          ...opts.buildEnv,
           ASTRO_OUT_DIR: outDir,
           PUBLIC_SITE_URL: opts.publicSiteUrl,
           ASTRO_TELEMETRY_DISABLED: '1',

@@ -1,0 +1,111 @@
+/**
+ * Featured Image (spec 2): a file picker, 'Uploading...' while the upload runs, then a preview
+ * with remove. The upload answer's data.url becomes the post's featured_image (spec 7).
+ */
+import { useRef, type ChangeEvent } from 'react';
+import { ACCEPT_ATTRIBUTE } from './image-file.ts';
+
+interface FeaturedImageProps {
+  id: string;
+  url: string;
+  uploading: boolean;
+  onFile: (file: File) => void;
+  onRemove: () => void;
+}
+
+function UploadIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M12 16V4m0 0L7 9m5-5 5 5M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+export default function FeaturedImage({
+  id,
+  url,
+  uploading,
+  onFile,
+  onRemove,
+}: FeaturedImageProps) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const hintId = `${id}-hint`;
+
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    // Let the same file be chosen again after a failure or a removal.
+    event.target.value = '';
+    if (file) onFile(file);
+  };
+
+  const remove = () => {
+    onRemove();
+    requestAnimationFrame(() => inputRef.current?.focus());
+  };
+
+  return (
+    <div className="blog-field" data-testid="featured-image">
+      <label className="blog-field__label" htmlFor={id}>
+        Featured Image
+      </label>
+      <div className={`featured-image${url ? ' has-image' : ''}`}>
+        {url && (
+          <figure className="featured-image__preview">
+            <img src={url} alt="Featured image preview" />
+            <button
+              type="button"
+              className="featured-image__remove"
+              onClick={remove}
+              disabled={uploading}
+              aria-label="Remove featured image"
+              data-testid="remove-featured-image"
+            >
+              <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                <path
+                  d="M18 6 6 18M6 6l12 12"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2.5"
+                  strokeLinecap="round"
+                />
+              </svg>
+            </button>
+          </figure>
+        )}
+        <div className="featured-image__picker">
+          <input
+            ref={inputRef}
+            id={id}
+            className="featured-image__input"
+            type="file"
+            accept={ACCEPT_ATTRIBUTE}
+            aria-describedby={hintId}
+            disabled={uploading}
+            onChange={onChange}
+          />
+          <UploadIcon />
+          <span className="featured-image__action" aria-hidden="true">
+            {url ? 'Replace image' : 'Choose an image'}
+          </span>
+        </div>
+      </div>
+      <p className="blog-field__hint" id={hintId} aria-live="polite">
+        {uploading ? (
+          <span className="featured-image__uploading">
+            <span className="spinner spinner-sm" aria-hidden="true" />
+            Uploading...
+          </span>
+        ) : (
+          'JPEG, PNG, GIF or WebP, up to 10 MB. Shown at the top of the article and in the list.'
+        )}
+      </p>
+    </div>
+  );
+}

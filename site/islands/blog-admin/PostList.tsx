@@ -1,0 +1,184 @@
+/**
+ * 'Article List' (spec 2 "Blog management"): Title with the excerpt beneath, Status badge,
+ * Views, Created Time and Actions. Below 640 px each row becomes a card (CSS only).
+ */
+import type { AdminPost, PostStatus } from '../../../server/contracts/blog.ts';
+
+const STATUS_LABELS: Record<PostStatus, string> = {
+  draft: 'Draft',
+  published: 'Published',
+  archived: 'Archived',
+};
+
+export function statusLabel(status: PostStatus): string {
+  return STATUS_LABELS[status] ?? status;
+}
+
+/** Spec 2: Created Time as a local date. */
+function createdDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleDateString();
+}
+
+interface PostListProps {
+  posts: AdminPost[];
+  loading: boolean;
+  /** Id of the post being deleted, whose row is disabled meanwhile. */
+  deletingId: string | null;
+  onEdit: (post: AdminPost) => void;
+  onDelete: (post: AdminPost) => void;
+  onCreate: () => void;
+}
+
+function PencilIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M4 20h4L19 9a2.8 2.8 0 0 0-4-4L4 16zM13.5 6.5l4 4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+export default function PostList({
+  posts,
+  loading,
+  deletingId,
+  onEdit,
+  onDelete,
+  onCreate,
+}: PostListProps) {
+  return (
+    <section
+      className="blog-admin-panel"
+      aria-labelledby="blog-admin-list-title"
+      aria-busy={loading}
+      data-testid="blog-admin-list"
+    >
+      <div className="blog-admin-panel__head">
+        <h2 id="blog-admin-list-title" tabIndex={-1}>
+          Article List
+        </h2>
+        {!loading && (
+          <p className="blog-admin-panel__count">
+            {posts.length} {posts.length === 1 ? 'article' : 'articles'}
+          </p>
+        )}
+      </div>
+
+      {loading && posts.length === 0 ? (
+        <div className="blog-admin-empty" role="status">
+          <span className="spinner spinner-sm" aria-hidden="true" />
+          Loading articles…
+        </div>
+      ) : posts.length === 0 ? (
+        <div className="blog-admin-empty">
+          <p>No articles yet</p>
+          <button type="button" className="btn btn-primary" onClick={onCreate}>
+            New Article
+          </button>
+        </div>
+      ) : (
+        // Roles restate the table semantics that `display: block` drops in the card layout.
+        <table className="blog-admin-table" role="table">
+          <thead role="rowgroup">
+            <tr role="row">
+              <th scope="col" role="columnheader">
+                Title
+              </th>
+              <th scope="col" role="columnheader">
+                Status
+              </th>
+              <th scope="col" role="columnheader" className="is-numeric">
+                Views
+              </th>
+              <th scope="col" role="columnheader">
+                Created Time
+              </th>
+              <th scope="col" role="columnheader" className="is-actions">
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody role="rowgroup">
+            {posts.map((post) => {
+              const deleting = deletingId === post.id;
+              const title = post.title || 'Untitled';
+              return (
+                <tr
+                  key={post.id}
+                  role="row"
+                  data-testid="blog-admin-row"
+                  className={deleting ? 'is-deleting' : undefined}
+                >
+                  <td role="cell" className="blog-admin-table__title">
+                    <span className="blog-admin-table__name">{title}</span>
+                    {post.excerpt && (
+                      <span className="blog-admin-table__excerpt">{post.excerpt}</span>
+                    )}
+                  </td>
+                  <td role="cell" data-label="Status">
+                    <span className={`status-badge status-badge--${post.status}`}>
+                      {statusLabel(post.status)}
+                    </span>
+                  </td>
+                  <td role="cell" data-label="Views" className="is-numeric">
+                    {post.view_count.toLocaleString()}
+                  </td>
+                  <td role="cell" data-label="Created Time">
+                    <time dateTime={post.created_at}>{createdDate(post.created_at)}</time>
+                  </td>
+                  <td role="cell" className="is-actions">
+                    <div className="blog-admin-table__actions">
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-sm"
+                        onClick={() => onEdit(post)}
+                        disabled={deleting}
+                        aria-label={`Edit “${title}”`}
+                      >
+                        <PencilIcon />
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-danger btn-sm"
+                        onClick={() => onDelete(post)}
+                        disabled={deleting}
+                        aria-busy={deleting}
+                        aria-label={`Delete “${title}”`}
+                      >
+                        <TrashIcon />
+                        Delete
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
