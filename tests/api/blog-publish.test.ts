@@ -1,0 +1,114 @@
+/**
+ * Publishing with real `astro build`s: a published post becomes a pre-rendered page, quick edits
+ * coalesce into one extra build, and a broken build leaves the previous release live.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadLiveRelease } from '../../server/core/static-site.ts';
+import { createPublisher } from '../../server/domains/site-build/publisher.ts';
+import { siteDirs } from '../../server/domains/site-build/release.ts';
+import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
+
+const DEBOUNCE_MS = 300;
+
+describe('publishing rebuilds the static site', () => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await createTestApp('pglite', {
+      env: { SERVE_SITE: 'true', BLOG_EDITORS: 'pub@example.com' },
+      deps: { publishDebounceMs: DEBOUNCE_MS },
+    });
+    token = (await signInLocal(t.app, 'pub@example.com', 'Pub Lisher')).token;
+    await t.app.writeSnapshot();
+    await t.app.siteBuilder!.build();
+    await loadLiveRelease(t.dataDir, t.app.siteRelease);
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const save = (payload: object, id?: string) =>
+    t.app.inject({
+      method: id ? 'PUT' : 'POST',
+      url: id ? `/api/blog/admin/posts/${id}` : '/api/blog/admin/posts',
+      headers: bearer(token),
+      payload: { status: 'published', tags: ['news'], ...payload },
+    });
+
+  it('serves a published post as a pre-rendered page within the debounce plus one build', async () => {
+    const builds = t.app.publisher.buildCount();
+    const started = Date.now();
+    const post = (
+      await save({ title: 'Fresh from the press', content: '<p>Printed at dawn.</p>' })
+    ).json().data;
+    // Before the rebuild, the article shell answers (the page loads the post from the API).
+    const pending = await t.app.inject({ url: `/blog/${post.slug}` });
+    expect(pending.statusCode).toBe(200);
+    expect(pending.body).not.toContain('Printed at dawn.');
+    expect(
+      (await t.app.inject({ url: '/api/blog/admin/build-status', headers: bearer(token) })).json()
+        .data.state,
+    ).toMatch(/queued|building/);
+
+    await t.app.publisher.idle();
+    expect(t.app.publisher.buildCount()).toBe(builds + 1);
+    const page = await t.app.inject({ url: `/blog/${post.slug}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Printed at dawn.');
+    expect(page.body).toMatch(/#(<!-- -->)?news/);
+    expect(page.headers['content-security-policy']).toMatch(/frame-ancestors 'self'/);
+    const status = (
+      await t.app.inject({ url: '/api/blog/admin/build-status', headers: bearer(token) })
+    ).json().data;
+    expect(status).toMatchObject({ state: 'live', error: null });
+    expect(Date.now() - started).toBeLessThan(DEBOUNCE_MS + 30_000);
+    const rss = await t.app.inject({ url: '/rss.xml' });
+    expect(rss.body).toContain('Fresh from the press');
+  }, 60_000);
+
+  it('two quick edits make one extra build, showing the last edit', async () => {
+    const post = (await save({ title: 'Edited twice', content: '<p>First draft.</p>' })).json()
+      .data;
+    await t.app.publisher.idle();
+    const builds = t.app.publisher.buildCount();
+    await save({ title: 'Edited twice', content: '<p>Second take.</p>' }, post.id);
+    await save({ title: 'Edited twice', content: '<p>Final words.</p>' }, post.id);
+    await t.app.publisher.idle();
+    expect(t.app.publisher.buildCount()).toBe(builds + 1);
+    const page = await t.app.inject({ url: `/blog/${post.slug}` });
+    expect(page.body).toContain('Final words.');
+  }, 60_000);
+
+  it('a renamed republished post answers its old address with a 301', async () => {
+    const post = (await save({ title: 'Old name', content: '<p>Same body.</p>' })).json().data;
+    await save({ title: 'New name', content: '<p>Same body.</p>' }, post.id);
+    await t.app.publisher.idle();
+    const old = await t.app.inject({ url: '/blog/old-name' });
+    expect(old.statusCode).toBe(301);
+    expect(old.headers.location).toBe('/blog/new-name');
+    expect((await t.app.inject({ url: '/blog/never-existed' })).statusCode).toBe(404);
+  }, 60_000);
+
+  it('a broken build keeps the previous release live and records the error', async () => {
+    const live = t.app.siteRelease.id;
+    const snapshotPath = path.join(siteDirs(t.dataDir).root, 'posts-snapshot.json');
+    const good = await readFile(snapshotPath, 'utf8');
+    const errors: string[] = [];
+    const broken = createPublisher({
+      builder: t.app.siteBuilder,
+      // A corrupt snapshot makes the content loader, and so the build, fail.
+      writeSnapshot: () => writeFile(snapshotPath, '{ this is not json'),
+      debounceMs: 10,
+      log: { info() {}, error: (o: object) => errors.push(JSON.stringify(o)) },
+    });
+    broken.schedule();
+    await broken.idle();
+    expect(broken.status().error).toMatch(/astro build exited/);
+    expect(errors).toHaveLength(1);
+    expect(t.app.siteRelease.id).toBe(live);
+    const home = await t.app.inject({ url: '/' });
+    expect(home.statusCode).toBe(200);
+    await writeFile(snapshotPath, good);
+  }, 60_000);
+});
