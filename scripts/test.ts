@@ -40,6 +40,8 @@ function check(label: string, cmd: string, args: string[]): void {
 
 check('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
 check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+// astro sync writes .astro/types.d.ts (the astro:content module) that tsc needs on a fresh clone.
+run('astro sync', bin('astro'), ['sync']);
 check('types (tsc)', bin('tsc'), ['--noEmit', '-p', '.']);
 check('types (astro check)', bin('astro'), ['check', '--tsconfig', 'tsconfig.site.json']);
 

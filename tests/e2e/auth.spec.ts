@@ -105,18 +105,27 @@ test.describe('desktop header', () => {
   });
 });
 
+/** The header island is interactive once Astro has hydrated it (it drops the ssr attribute). */
+async function headerReady(page: Page) {
+  await page
+    .locator('astro-island[component-url*="Header"]:not([ssr])')
+    .waitFor({ state: 'attached' });
+}
+
 test.describe('mobile, 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
   test('signs in, uses the full-screen menu and signs out', async ({ page }) => {
     const email = uniqueEmail('mobile');
     await page.goto('/');
+    await headerReady(page);
     await page.getByRole('button', { name: 'Open menu' }).click();
     const menu = page.getByRole('dialog');
     await expect(menu).toBeVisible();
     await expect(menu.getByRole('link', { name: 'History' })).toHaveCount(0);
     await menu.getByRole('link', { name: 'Login' }).click();
     await signInLocally(page, 'Mo Bile', email);
+    await headerReady(page);
 
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(menu).toBeVisible();
@@ -139,6 +148,7 @@ test.describe('mobile, 390 px', () => {
     await page.getByRole('button', { name: 'Open menu' }).click();
     await menu.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/');
+    await headerReady(page);
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(page.getByRole('dialog').getByRole('link', { name: 'Login' })).toBeVisible();
   });
