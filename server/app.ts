@@ -186,7 +186,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(accountsRoutes, {
     accounts,
     config,
-    authRateLimit: deps.authRateLimit ?? 30,
+    authRateLimit: deps.authRateLimit ?? config.authRateLimit,
   });
   await app.register(creditsRoutes, { credits });
   await app.register(billingRoutes, {

@@ -26,6 +26,7 @@ const EnvSchema = Type.Object({
   }),
   BLOG_EDITORS: Type.String({ default: '' }),
   SESSION_TTL_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
+  AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 30 }),
   SMTP_URL: Type.String({ default: '' }),
   STRIPE_SECRET_KEY: Type.String({ default: '' }),
   STRIPE_WEBHOOK_SECRET: Type.String({ default: '' }),
@@ -78,6 +79,8 @@ export interface Config {
   };
   blogEditors: ReadonlySet<string>;
   sessionTtlMs: number;
+  /** Sign-in, sign-up and reset attempts allowed per client address per minute. */
+  authRateLimit: number;
   mail: { smtpUrl: string | null; from: string };
   /** Null: the local checkout (local mode only). */
   stripe: { secretKey: string; webhookSecret: string; apiBase: URL | null } | null;
@@ -153,6 +156,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         .filter(Boolean),
     ),
     sessionTtlMs: env.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,
+    authRateLimit: env.AUTH_RATE_LIMIT_PER_MINUTE,
     mail: {
       smtpUrl: env.SMTP_URL || null,
       from: env.MAIL_FROM || `${site.brand} <${site.mailboxes.support}>`,

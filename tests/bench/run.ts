@@ -44,6 +44,9 @@ interface Figure {
 }
 const rows: Row[] = [];
 const figures: Figure[] = [];
+/** BENCH_ONLY=api,render,build,publish runs some sections (all by default). */
+const only = process.env.BENCH_ONLY?.split(',');
+const want = (section: string) => !only || only.includes(section);
 
 function startProcess(
   script: string,
@@ -194,6 +197,8 @@ async function benchApp(database: string, databaseUrl: string | null, ceiling: n
     NODE_ENV: 'development',
     // Tasks stay queued: the renderer's CPU would otherwise distort the request figures.
     VIDEO_WORKER: 'off',
+    // Hundreds of bench users sign in from one address.
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   const base = `http://127.0.0.1:${port}`;
@@ -253,29 +258,31 @@ async function benchApp(database: string, databaseUrl: string | null, ceiling: n
 }
 
 // 1. Ceiling and API/static throughput.
-const ceilingProc = await startProcess('tests/bench/ceiling.ts', { PORT: '0' });
-const ceilingM = await measure(`http://127.0.0.1:${ceilingProc.port}/`);
-ceilingProc.child.kill('SIGTERM');
-rows.push({ target: 'bare Fastify hello-world (ceiling)', database: '-', ...ceilingM, ratio: 1 });
-await benchApp('pglite', null, ceilingM.reqPerSec);
-const pgBase = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (pgBase) {
-  const name = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgBase });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(pgBase);
-  url.pathname = `/${name}`;
-  try {
-    await benchApp('postgres', url.toString(), ceilingM.reqPerSec);
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+if (want('api')) {
+  const ceilingProc = await startProcess('tests/bench/ceiling.ts', { PORT: '0' });
+  const ceilingM = await measure(`http://127.0.0.1:${ceilingProc.port}/`);
+  ceilingProc.child.kill('SIGTERM');
+  rows.push({ target: 'bare Fastify hello-world (ceiling)', database: '-', ...ceilingM, ratio: 1 });
+  await benchApp('pglite', null, ceilingM.reqPerSec);
+  const pgBase = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (pgBase) {
+    const name = `bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgBase });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(pgBase);
+    url.pathname = `/${name}`;
+    try {
+      await benchApp('postgres', url.toString(), ceilingM.reqPerSec);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   }
 }
 
 // 2. Local render of one 8 s clip.
-{
+if (want('render')) {
   const dir = await mkdtemp(path.join(tmpdir(), 'veo3-render-'));
   const started = performance.now();
   await renderLocalVideo({
@@ -301,7 +308,7 @@ if (pgBase) {
 }
 
 // 3. Site build with 1,000 published posts (the builder the server uses, on a snapshot file).
-{
+if (want('build')) {
   const dir = await mkdtemp(path.join(tmpdir(), 'veo3-build-'));
   const snapshotPath = path.join(dir, 'posts-snapshot.json');
   const now = Date.now();
@@ -358,12 +365,13 @@ if (pgBase) {
 }
 
 // 4. Publish-to-live with 1,000 posts: save an edit, time until the static page shows it.
-{
+if (want('publish')) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veo3-publish-'));
   const { child, port } = await startProcess('server/main.ts', {
     PORT: '0',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
+    // info: startProcess waits for the "Server listening" line.
+    LOG_LEVEL: 'info',
     NODE_ENV: 'development',
     VIDEO_WORKER: 'off',
     BLOG_EDITORS: 'editor@bench.example',

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sanitizePostHtml } from '../../server/domains/blog/sanitizer.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { readdir, readFile } from 'node:fs/promises';
+
+const seedDir = path.resolve(import.meta.dirname, '../../content/blog-seed');
+
+describe('sample articles (local mode, first start)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite');
+  });
+  afterAll(() => t.close());
+
+  it('publishes the three articles of content/blog-seed once, with their featured images', async () => {
+    expect(await t.app.blog.seedSamples(seedDir)).toBe(3);
+    expect(await t.app.blog.seedSamples(seedDir)).toBe(0);
+    const list = (await t.app.inject({ url: '/api/blog/posts' })).json().data;
+    expect(list.pagination.total).toBe(3);
+    for (const post of list.posts) {
+      expect(post.featured_image).toMatch(/^\/media\/blog\/[0-9a-f]{32}\.jpg$/);
+      expect((await t.app.inject({ url: post.featured_image })).statusCode).toBe(200);
+    }
+  });
+
+  it('ships seed HTML the sanitizer keeps as written', async () => {
+    for (const file of (await readdir(seedDir)).filter((f) => f.endsWith('.json'))) {
+      const seed = JSON.parse(await readFile(path.join(seedDir, file), 'utf8')) as {
+        content: string;
+        meta_description: string;
+      };
+      const text = (html: string) =>
+        html
+          .replace(/<[^>]+>/g, '')
+          .replace(/\s+/g, ' ')
+          .trim();
+      expect(text(sanitizePostHtml(seed.content))).toBe(text(seed.content));
+      expect(seed.meta_description.length).toBeLessThanOrEqual(155);
+    }
+  });
+});
