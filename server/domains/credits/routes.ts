@@ -35,7 +35,7 @@ export async function creditsRoutes(fastify: FastifyInstance, opts: { credits: C
     },
     async (request) => {
       const user = currentUser(request);
-      const { transactions } = await credits.latestTransactions(user.id, 10, 0);
+      const transactions = await credits.recentTransactions(user.id, 10);
       return {
         success: true as const,
         data: { total_credits: user.credits, transactions, user: toPublicUser(user) },

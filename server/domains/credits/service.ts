@@ -116,6 +116,11 @@ export function createCreditsService(db: Db) {
       return db.transaction((tx) => applyCreditChange(tx, change));
     },
 
+    /** The newest `limit` ledger rows (the balance answer needs no total). */
+    async recentTransactions(userId: string, limit = 10) {
+      return (await repo.listTransactions(db, userId, limit, 0)).map(toApiTransaction);
+    },
+
     async latestTransactions(userId: string, limit = 10, offset = 0) {
       const [rows, total] = await Promise.all([
         repo.listTransactions(db, userId, limit, offset),
