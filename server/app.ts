@@ -225,7 +225,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   let publisher: Publisher | null = null;
   const blog = createBlogService({
     db: database.db,
-    mediaDir: media.dir,
+    uploadsDir: path.join(config.dataDir, 'uploads', 'blog'),
     onPublicChange: () => publisher?.schedule(),
   });
   const writeSnapshot = async () => {
@@ -240,7 +240,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     debounceMs: deps.publishDebounceMs ?? 1500,
     log: app.log,
   });
-  await app.register(blogRoutes, { blog, publisher });
+  await app.register(blogRoutes, {
+    blog,
+    publisher,
+    uploadsDir: path.join(config.dataDir, 'uploads', 'blog'),
+  });
   app.decorate('blog', blog);
   app.decorate('publisher', publisher);
   app.decorate('siteBuilder', builder);

@@ -19,7 +19,7 @@ describe('sample articles (local mode, first start)', () => {
     const list = (await t.app.inject({ url: '/api/blog/posts' })).json().data;
     expect(list.pagination.total).toBe(3);
     for (const post of list.posts) {
-      expect(post.featured_image).toMatch(/^\/media\/blog\/[0-9a-f]{32}\.jpg$/);
+      expect(post.featured_image).toMatch(/^\/uploads\/blog\/[0-9a-f]{32}\.jpg$/);
       expect((await t.app.inject({ url: post.featured_image })).statusCode).toBe(200);
     }
   });

@@ -262,9 +262,7 @@ describe.each(databaseKinds)('blog on %s', (kind) => {
         data: polyglot,
       });
       expect(res.statusCode).toBe(200);
-      const stored = await readFile(
-        path.join(t.dataDir, 'media', res.json().imageUrl.replace('/media/', '')),
-      );
+      const stored = await readFile(path.join(t.dataDir, res.json().imageUrl));
       expect(stored.toString('latin1')).not.toContain('alert');
       expect(stored.subarray(0, 6).toString('latin1')).toBe('GIF89a');
     });
@@ -285,17 +283,16 @@ describe.each(databaseKinds)('blog on %s', (kind) => {
       expect(inline.statusCode).toBe(200);
       expect(inline.json()).toMatchObject({
         success: true,
-        imageUrl: expect.stringMatching(/^\/media\/blog\/[0-9a-f]{32}\.png$/),
+        imageUrl: expect.stringMatching(/^\/uploads\/blog\/[0-9a-f]{32}\.png$/),
         message: expect.any(String),
       });
-      const stored = await readFile(
-        path.join(t.dataDir, 'media', inline.json().imageUrl.replace('/media/', '')),
-      );
+      const stored = await readFile(path.join(t.dataDir, inline.json().imageUrl));
       expect(stored.toString('latin1')).not.toContain('secret-camera-owner');
       expect((await sharp(stored).metadata()).exif).toBeUndefined();
       const served = await t.app.inject({ url: inline.json().imageUrl });
       expect(served.statusCode).toBe(200);
       expect(served.headers['content-type']).toBe('image/png');
+      expect(served.headers['cache-control']).toMatch(/max-age=31536000.*immutable/);
 
       const featured = await upload('/api/blog/admin/upload', {
         filename: 'b.png',
@@ -304,7 +301,7 @@ describe.each(databaseKinds)('blog on %s', (kind) => {
       });
       expect(featured.json()).toMatchObject({
         success: true,
-        data: { url: expect.stringMatching(/^\/media\/blog\//) },
+        data: { url: expect.stringMatching(/^\/uploads\/blog\//) },
       });
     });
   });

@@ -105,10 +105,10 @@ test('an editor writes, uploads, publishes; a reader sees the pre-rendered artic
   );
   await expect(reader.locator('meta[property="og:image"]')).toHaveAttribute(
     'content',
-    /\/media\/blog\/[0-9a-f]{32}\.png$/,
+    /\/uploads\/blog\/[0-9a-f]{32}\.png$/,
   );
   await expect(reader.getByText('Golden hour light is soft and warm.')).toBeVisible();
-  await expect(reader.locator('article img[src^="/media/blog/"]')).toHaveCount(2);
+  await expect(reader.locator('article img[src^="/uploads/blog/"]')).toHaveCount(2);
   await expect(reader.getByText('#lighting')).toBeVisible();
   await expect(reader.getByText('#cinematic')).toBeVisible();
   await expect(reader.getByText(/\d+ views/)).toBeVisible();

@@ -1,5 +1,8 @@
 /** HTTP for the blog: public reads (ETag, cache), views, editors' CRUD, uploads, publish status. */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { currentUser, requireEditor } from '../../core/auth.ts';
@@ -18,7 +21,7 @@ import {
   PostListResponse,
 } from '../../contracts/blog.ts';
 import type { Publisher } from '../site-build/publisher.ts';
-import type { BlogService } from './service.ts';
+import { BLOG_UPLOADS_PREFIX, type BlogService } from './service.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -36,12 +39,13 @@ function cached(request: FastifyRequest, reply: FastifyReply, etag: string): boo
 
 export async function blogRoutes(
   fastify: FastifyInstance,
-  opts: { blog: BlogService; publisher: Publisher },
+  opts: { blog: BlogService; publisher: Publisher; uploadsDir: string },
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { blog, publisher } = opts;
   const tags = ['blog'];
   const admin = ['blog-admin'];
+  mkdirSync(opts.uploadsDir, { recursive: true });
 
   app.get(
     '/api/blog/posts',
@@ -213,6 +217,18 @@ export async function blogRoutes(
       message: 'Image uploaded successfully',
     }),
   );
+
+  // Editors' images: random names, never rewritten, so they cache for a year.
+  await app.register(fastifyStatic, {
+    root: path.resolve(opts.uploadsDir),
+    prefix: BLOG_UPLOADS_PREFIX,
+    decorateReply: false,
+    index: false,
+    cacheControl: true,
+    maxAge: '365d',
+    immutable: true,
+    schemaHide: true,
+  });
 
   app.get(
     '/api/blog/admin/build-status',

@@ -105,6 +105,9 @@ interface PublishedCache {
   loadedAt: number;
 }
 
+/** Public URL prefix of editors' images. */
+export const BLOG_UPLOADS_PREFIX = '/uploads/blog/';
+
 /** Paths under /blog that belong to the site, never to a post. */
 const RESERVED_SLUGS = new Set(['article-shell', 'page', 'rss', 'index']);
 
@@ -116,7 +119,8 @@ const cleanTags = (tags: string[] | undefined) =>
 
 export function createBlogService(deps: {
   db: Db;
-  mediaDir: string;
+  /** DATA_DIR/uploads/blog: editors' images, public at /uploads/blog/. */
+  uploadsDir: string;
   /** Called after every change that alters public content (publish, unpublish, edit, delete). */
   onPublicChange: () => void;
 }) {
@@ -275,15 +279,15 @@ export function createBlogService(deps: {
       if (row.status === 'published') publicChanged();
     },
 
-    /** Stores an uploaded image (checked, re-encoded) under /media/blog/ and returns its URL. */
+    /** Stores an uploaded image (checked, re-encoded) under /uploads/blog/ and returns its URL. */
     async saveImage(bytes: Buffer): Promise<string> {
       const type = checkImage(bytes, MAX_UPLOAD_BYTES);
       const encoded = await reencodeImage(bytes, type);
-      const dir = path.join(deps.mediaDir, 'blog');
+      const dir = deps.uploadsDir;
       await mkdir(dir, { recursive: true });
       const name = `${randomBytes(16).toString('hex')}.${type === 'jpeg' ? 'jpg' : type}`;
       await writeFile(path.join(dir, name), encoded);
-      return `/media/blog/${name}`;
+      return `${BLOG_UPLOADS_PREFIX}${name}`;
     },
 
     /** The published-posts snapshot the static build reads (Astro never opens the database). */
