@@ -17,6 +17,7 @@ import PostEditor from './blog-admin/PostEditor.tsx';
 import PostList from './blog-admin/PostList.tsx';
 import PublishStatus, { usePublishStatus } from './blog-admin/PublishStatus.tsx';
 import LoadingScreen from './LoadingScreen.tsx';
+import Icon from './shared/Icon.tsx';
 
 export const NO_PERMISSION_MESSAGE = 'You do not have blog management permissions';
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this article?';
@@ -46,16 +47,9 @@ function PlusIcon() {
 
 function HomeIcon() {
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d="M15 18l-6-6 6-6"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
+    <Icon>
+      <path d="M15 18l-6-6 6-6" />
+    </Icon>
   );
 }
 

@@ -15,6 +15,7 @@ import type { PublicUser } from '../../server/contracts/auth.ts';
 import { BRAND, GENERATOR_PATH, generatorHref } from '../lib/site.ts';
 import { $authReady, $authToken, $user, initAuth, signOut } from '../stores/auth.ts';
 import { $credits } from '../stores/credits.ts';
+import Icon from './shared/Icon.tsx';
 
 /**
  * Hydrate with the stores' initial values, which is what the pre-rendered HTML shows; another
@@ -114,24 +115,6 @@ function LogoMark() {
       </defs>
       <rect width="32" height="32" rx="9" fill="url(#brand-mark-gradient)" />
       <path d="M12 9.5v13l10.5-6.5z" fill="#fff" />
-    </svg>
-  );
-}
-
-function Icon({ children, className }: { children: ReactNode; className?: string }) {
-  return (
-    <svg
-      className={className}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
     </svg>
   );
 }

@@ -9,6 +9,7 @@ import FeaturedImage from './FeaturedImage.tsx';
 import { imageFileProblem } from './image-file.ts';
 import type { ArticleEditor } from './quill-setup.ts';
 import RichTextEditor from './RichTextEditor.tsx';
+import Icon from '../shared/Icon.tsx';
 
 /** Field limits of the server's PostInput, re-declared to keep TypeBox out of the bundle. */
 const TITLE_MAX = 200;
@@ -200,16 +201,9 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
     >
       <div className="blog-editor__head">
         <button type="button" className="btn btn-ghost btn-sm blog-editor__back" onClick={onClose}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path
-              d="M15 18l-6-6 6-6"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <Icon>
+            <path d="M15 18l-6-6 6-6" />
+          </Icon>
           Back to List
         </button>
         <h2 id={`${uid}-heading`} ref={headingRef} tabIndex={-1}>

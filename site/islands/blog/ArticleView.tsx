@@ -13,6 +13,7 @@ import {
   viewsLabel,
   wasUpdated,
 } from '../../lib/blog.ts';
+import Icon from '../shared/Icon.tsx';
 
 interface ArticleViewProps {
   post: PostDetail;
@@ -23,16 +24,9 @@ interface ArticleViewProps {
 export function BackToBlog() {
   return (
     <a className="btn btn-primary blog-back" href={BLOG_PATH}>
-      <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-        <path
-          d="M19 12H5m0 0 6-6m-6 6 6 6"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      </svg>
+      <Icon>
+        <path d="M19 12H5m0 0 6-6m-6 6 6 6" />
+      </Icon>
       {BACK_TO_BLOG}
     </a>
   );

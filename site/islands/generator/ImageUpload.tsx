@@ -4,6 +4,7 @@
  */
 import { useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { MAX_IMAGE_BYTES } from '../../../server/contracts/video.ts';
+import Icon from '../shared/Icon.tsx';
 
 export interface ImageChoice {
   file: File;
@@ -41,16 +42,9 @@ export function imageProblem(file: File): string | null {
 
 function UploadIcon() {
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d="M12 16V4m0 0L7 9m5-5 5 5M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
+    <Icon>
+      <path d="M12 16V4m0 0L7 9m5-5 5 5M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
+    </Icon>
   );
 }
 

@@ -1,6 +1,7 @@
 /** The Text to Video / Image to Video tabs (spec 2 "Generator"), with arrow-key navigation. */
 import { useRef, type KeyboardEvent } from 'react';
 import type { GeneratorMode } from './generation.ts';
+import Icon from '../shared/Icon.tsx';
 
 const TABS: { mode: GeneratorMode; label: string }[] = [
   { mode: 'text', label: 'Text to Video' },
@@ -23,16 +24,9 @@ export function tabId(idPrefix: string, mode: GeneratorMode): string {
 
 function TextIcon() {
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d="M4 7V5h16v2M9 19h6M12 5v14"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
+    <Icon>
+      <path d="M4 7V5h16v2M9 19h6M12 5v14" />
+    </Icon>
   );
 }
 

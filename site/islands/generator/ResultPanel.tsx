@@ -3,9 +3,10 @@
  * progress while generating, the video with Download and Generate New, or the error with
  * Try Again.
  */
-import { useEffect, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { downloadVideo } from '../../lib/download.ts';
 import type { GenerationState } from './generation.ts';
+import Icon from '../shared/Icon.tsx';
 
 /** Spec 2: the estimated generation time shown to the user. */
 export const ESTIMATED_TIME = '5-8 minutes';
@@ -54,23 +55,6 @@ function Elapsed({ startedAt }: { startedAt: number }) {
   }, []);
   const seconds = Math.max(0, Math.floor((now - startedAt) / 1000));
   return <span className="gen-elapsed">{formatElapsed(seconds)}</span>;
-}
-
-function Icon({ children }: { children: ReactNode }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
 }
 
 const FilmIcon = () => (

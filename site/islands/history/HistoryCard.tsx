@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { MODEL_NAMES, type HistoryItem } from '../../../server/contracts/video.ts';
 import { downloadVideo } from '../../lib/download.ts';
+import Icon from '../shared/Icon.tsx';
 
 const MODE_LABELS: Record<HistoryItem['mode'], string> = {
   text: 'Text to Video',
@@ -17,16 +18,9 @@ function formatDate(value: string): string | null {
 
 function DownloadIcon() {
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
+    <Icon>
+      <path d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14" />
+    </Icon>
   );
 }
 
