@@ -48,7 +48,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: '.test-output/e2e-data',
+      DATA_DIR: process.env.E2E_DATA_DIR ?? '.test-output/e2e-data',
       PUBLIC_SITE_URL: baseURL,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
