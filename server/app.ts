@@ -9,9 +9,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { authPlugin } from './core/auth.ts';
 import { openDatabase, type Database } from './core/db.ts';
+import { acquireEmbeddedLock, EmbeddedDatabaseInUseError } from './core/embedded-lock.ts';
 import { AppError, errorsPlugin } from './core/errors.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mailer.ts';
 import { securityPlugin } from './core/security.ts';
@@ -19,6 +20,9 @@ import { loadLiveRelease, staticSitePlugin, type LiveRelease } from './core/stat
 import { HealthResponse } from './contracts/common.ts';
 import { createGoogleIdentity } from './domains/accounts/google-identity.ts';
 import { accountsRoutes } from './domains/accounts/routes.ts';
+import { createOperations } from './domains/admin/operations.ts';
+import { adminRoutes } from './domains/admin/routes.ts';
+import { createAdminService } from './domains/admin/service.ts';
 import { createAccountsService, type GoogleVerifier } from './domains/accounts/service.ts';
 import { creditsRoutes } from './domains/credits/routes.ts';
 import { createCreditsService } from './domains/credits/service.ts';
@@ -31,6 +35,8 @@ import { createMediaStore, type MediaStore } from './domains/video/media.ts';
 import { videoRoutes } from './domains/video/routes.ts';
 import { createVideoService } from './domains/video/service.ts';
 import { blogRoutes } from './domains/blog/routes.ts';
+import { dataApiRoutes } from './domains/data-api/routes.ts';
+import { createDataApiService } from './domains/data-api/service.ts';
 import { createBlogService, type BlogService } from './domains/blog/service.ts';
 import { createPublisher, type Publisher } from './domains/site-build/publisher.ts';
 import { siteDirs } from './domains/site-build/release.ts';
@@ -50,6 +56,8 @@ export interface AppDeps {
   scheduler?: boolean;
   /** Where logs go (default stdout); tests capture them here. */
   logStream?: NodeJS.WritableStream;
+  /** The admin sign-in's clock (tests move it past a lockout). */
+  now?: () => Date;
 }
 
 declare module 'fastify' {
@@ -95,6 +103,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   });
 
+  // PGlite takes no lock itself: one process per DATA_DIR/db (the admin CLI checks this lock).
+  const embeddedLock =
+    !deps.database && !config.databaseUrl ? await lockEmbeddedDatabase(config.dataDir) : null;
   const database = deps.database ?? (await openDatabase(config));
   if (!deps.database) await database.migrate();
   const release: LiveRelease = { files: new Set(), inlineScriptHashes: [], id: null };
@@ -103,6 +114,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('database', database);
   app.decorate('siteRelease', release);
   if (!deps.database) app.addHook('onClose', () => database.close());
+  if (embeddedLock) {
+    app.addHook('onListen', async () => {
+      const address = app.server.address();
+      if (address && typeof address === 'object') await embeddedLock.setPort(address.port);
+    });
+    app.addHook('onClose', () => embeddedLock.release());
+  }
 
   const mailer =
     deps.mailer ??
@@ -245,10 +263,31 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     publisher,
     uploadsDir: path.join(config.dataDir, 'uploads', 'blog'),
   });
+  // The generic data API: posts written through it go through the blog service above.
+  await app.register(dataApiRoutes, { dataApi: createDataApiService({ db: database.db, blog }) });
   app.decorate('blog', blog);
   app.decorate('publisher', publisher);
   app.decorate('siteBuilder', builder);
   app.decorate('writeSnapshot', writeSnapshot);
+
+  const admin = createAdminService({
+    db: database.db,
+    config,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const operations = createOperations({
+    config,
+    database,
+    publisher,
+    mediaDir: media.dir,
+    startedAt,
+  });
+  await app.register(adminRoutes, {
+    admin,
+    operations,
+    config,
+    authRateLimit: deps.authRateLimit ?? config.authRateLimit,
+  });
 
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({
@@ -283,6 +322,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.ready();
   return app;
+}
+
+async function lockEmbeddedDatabase(dataDir: string) {
+  try {
+    return await acquireEmbeddedLock(dataDir, 'server');
+  } catch (error) {
+    if (!(error instanceof EmbeddedDatabaseInUseError)) throw error;
+    const who = error.holder.owner === 'server' ? 'another server' : 'the admin CLI';
+    throw new ConfigError(
+      `The embedded database in ${dataDir} is in use by ${who} (pid ${error.holder.pid}). Stop it, or use another DATA_DIR.`,
+    );
+  }
 }
 
 /** Hourly scheduled grants (yearly plans' monthly credits, local renewals); idempotent, so

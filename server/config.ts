@@ -2,6 +2,7 @@
  * The one environment schema. Every setting the process reads comes through `loadConfig`, so the
  * rest of the code never touches `process.env` and production rules live in one place.
  */
+import { randomBytes, scryptSync } from 'node:crypto';
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
@@ -18,6 +19,8 @@ const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data' }),
   DATABASE_URL: Type.String({ default: '' }),
   PUBLIC_SITE_URL: Type.String({ default: '' }),
+  // Read by the site build (site/lib/analytics.ts); checked here so a typo fails at boot. Optional.
+  PUBLIC_GA_MEASUREMENT_ID: Type.String({ default: '', pattern: '^(G-[A-Z0-9]{4,20})?$' }),
   GOOGLE_CLIENT_ID: Type.String({ default: '' }),
   GOOGLE_JWKS_URL: Type.String({ default: 'https://www.googleapis.com/oauth2/v3/certs' }),
   GOOGLE_TOKENINFO_URL: Type.String({ default: 'https://oauth2.googleapis.com/tokeninfo' }),
@@ -57,6 +60,10 @@ const EnvSchema = Type.Object({
     { default: 'info' },
   ),
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
+  ADMIN_USERNAME: Type.String({ default: '', maxLength: 200 }),
+  ADMIN_PASSWORD: Type.String({ default: '', maxLength: 200 }),
+  ADMIN_PASSWORD_HASH: Type.String({ default: '' }),
+  ADMIN_STATUS_PASSWORD: Type.String({ default: '', maxLength: 200 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -102,6 +109,18 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   trustProxy: boolean;
   version: string;
+  /**
+   * The operator's admin account; null: no admin sign-in. Only scrypt hashes are kept: a plain
+   * ADMIN_PASSWORD is hashed here, at boot, so no config object holds it.
+   */
+  admin: {
+    username: string;
+    passwordHash: string;
+    /** True when it came from ADMIN_PASSWORD (production warns: prefer ADMIN_PASSWORD_HASH). */
+    fromPlainPassword: boolean;
+  } | null;
+  /** What `GET /api/admin/status?password=` checks: ADMIN_STATUS_PASSWORD, else the admin's. */
+  statusPasswordHash: string | null;
 }
 
 /** Thrown at boot when the environment is invalid; the message names the variable to fix. */
@@ -190,6 +209,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY === 'true',
     version: pkg.version,
+    ...adminConfig(env),
   };
 
   if (config.stripe && (!config.stripe.secretKey || !config.stripe.webhookSecret)) {
@@ -209,6 +229,56 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   if (isProduction) assertProductionReady(config, env);
   return config;
+}
+
+/** The scrypt format of server/core/passwords.ts, made synchronously (loadConfig is sync). */
+function hashAtBoot(password: string): string {
+  const salt = randomBytes(16);
+  const key = scryptSync(password, salt, 64, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$16384$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+const SCRYPT_HASH = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$[A-Za-z0-9_-]{16,}\$[A-Za-z0-9_-]{43,}$/;
+const MIN_ADMIN_PASSWORD = 12;
+
+function adminConfig(env: Env): Pick<Config, 'admin' | 'statusPasswordHash'> {
+  const username = env.ADMIN_USERNAME.trim();
+  const { ADMIN_PASSWORD: plain, ADMIN_PASSWORD_HASH: hash, ADMIN_STATUS_PASSWORD: status } = env;
+  if (plain && hash) {
+    throw new ConfigError('Set ADMIN_PASSWORD_HASH or ADMIN_PASSWORD, not both.');
+  }
+  if (username && !plain && !hash) {
+    throw new ConfigError(
+      'ADMIN_USERNAME needs ADMIN_PASSWORD_HASH (make one with `npm run admin -- hash-password`).',
+    );
+  }
+  if (!username && (plain || hash)) {
+    throw new ConfigError('ADMIN_PASSWORD and ADMIN_PASSWORD_HASH need ADMIN_USERNAME.');
+  }
+  for (const [name, value] of [
+    ['ADMIN_PASSWORD', plain],
+    ['ADMIN_STATUS_PASSWORD', status],
+  ] as const) {
+    if (value && value.length < MIN_ADMIN_PASSWORD) {
+      throw new ConfigError(`${name} must be at least ${MIN_ADMIN_PASSWORD} characters long.`);
+    }
+  }
+  if (hash) {
+    const match = SCRYPT_HASH.exec(hash);
+    // 128·N·r bytes of memory per check: refuse hashes the 64 MB scrypt limit cannot verify.
+    if (!match || 128 * Number(match[1]) * Number(match[2]) > 64 * 1024 * 1024) {
+      throw new ConfigError(
+        'ADMIN_PASSWORD_HASH is not a scrypt hash from `npm run admin -- hash-password`.',
+      );
+    }
+  }
+  const admin = username
+    ? { username, passwordHash: hash || hashAtBoot(plain), fromPlainPassword: !hash }
+    : null;
+  return {
+    admin,
+    statusPasswordHash: status ? hashAtBoot(status) : (admin?.passwordHash ?? null),
+  };
 }
 
 /** Production refuses every local adapter and every missing secret, naming the variable. */

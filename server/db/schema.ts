@@ -31,7 +31,8 @@ export const users = pgTable(
     picture: text('picture'),
     avatarUrl: text('avatar_url'),
     credits: integer('credits').notNull().default(0),
-    provider: text('provider', { enum: ['google', 'local', 'email'] }).notNull(),
+    /** 'admin': the row behind an operator's admin sessions (server/domains/admin/identity.ts). */
+    provider: text('provider', { enum: ['google', 'local', 'email', 'admin'] }).notNull(),
     googleSub: text('google_sub').unique(),
     passwordHash: text('password_hash'),
     canManageBlog: boolean('can_manage_blog').notNull().default(false),
@@ -240,6 +241,40 @@ export const postRedirects = pgTable('post_redirects', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The audit trail of admin mutations: one row per change, written in the same transaction as the
+ * change itself, so a change without its row (or a row without its change) cannot exist.
+ */
+export const adminActions = pgTable(
+  'admin_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The admin username, or `cli:<os user>` for the admin CLI. */
+    adminUsername: text('admin_username').notNull(),
+    action: text('action').notNull(),
+    targetUserId: uuid('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The other thing acted on (a task id, a ledger row id), when there is one. */
+    targetId: text('target_id'),
+    details: jsonb('details').notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('admin_actions_created_idx').on(t.createdAt),
+    index('admin_actions_target_user_idx').on(t.targetUserId),
+  ],
+);
+
+/**
+ * Failed admin sign-ins, counted per key (`user:<username>` and `ip:<address>`) in the database,
+ * so every instance sees the same lockout.
+ */
+export const adminLoginFailures = pgTable('admin_login_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  lastFailedAt: timestamp('last_failed_at', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+});
+
 export type UserRow = typeof users.$inferSelect;
 export type PostRow = typeof posts.$inferSelect;
 export type VideoTaskRow = typeof videoTasks.$inferSelect;
@@ -247,3 +282,4 @@ export type CreditTransactionRow = typeof creditTransactions.$inferSelect;
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+export type AdminActionRow = typeof adminActions.$inferSelect;

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
+import { hashPassword } from '../../server/core/passwords.ts';
 import { hashToken } from '../../server/core/tokens.ts';
 import { sessions } from '../../server/db/schema.ts';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './database.ts';
@@ -30,12 +31,21 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}): C
   });
 }
 
+/** The operator account every test app has (override ADMIN_* in `env` to change or drop it). */
+export const TEST_ADMIN = { username: 'ops', password: 'correct horse battery staple' };
+/** Hashed once per test file: scrypt is deliberately slow. */
+const testAdminHash = hashPassword(TEST_ADMIN.password);
+
 export async function createTestApp(
   kind: DatabaseKind,
   opts: { env?: Record<string, string>; deps?: Omit<AppDeps, 'database'> } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veo3-test-'));
-  const config = testConfig(dataDir, opts.env);
+  const config = testConfig(dataDir, {
+    ADMIN_USERNAME: TEST_ADMIN.username,
+    ADMIN_PASSWORD_HASH: await testAdminHash,
+    ...opts.env,
+  });
   const database = await createTestDatabase(kind);
   const app = await buildApp(config, {
     authRateLimit: 1000,
@@ -70,7 +80,23 @@ export async function signInLocal(app: FastifyInstance, email = 'ann@example.com
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** Marks a session as an administrator's (the admin sign-in itself is a later issue). */
+/** Signs in through the real admin sign-in (POST /api/auth/admin-login) as TEST_ADMIN. */
+export async function signInAdmin(app: FastifyInstance): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/admin-login',
+    payload: TEST_ADMIN,
+    remoteAddress: '10.9.9.9',
+  });
+  if (res.statusCode !== 200) throw new Error(`admin sign-in failed: ${res.body}`);
+  return (res.json() as { data: { token: string } }).data.token;
+}
+
+/**
+ * Flags an existing customer session as an administrator's, as only the admin sign-in does in
+ * the app. Kept for tests that need one token to be both a customer's and an admin's; new tests
+ * use `signInAdmin`.
+ */
 export async function makeAdmin(t: TestApp, token: string): Promise<void> {
   await t.database.db
     .update(sessions)

@@ -1,0 +1,332 @@
+/**
+ * Admin sign-in and the admin API (issue 7; spec 1 "admin login and status", 6 Roles, 7 admin calls).
+ * Pure TypeBox: the server validates requests and answers with these, the /admin island imports
+ * the types. Every `/api/admin/*` route except `status` needs an admin session
+ * (`Authorization: Bearer <admin token>`); the dashboard keeps that token in
+ * `sessionStorage['adminToken']`, apart from the user's `authToken`.
+ */
+import { Type, type Static, type TSchema } from 'typebox';
+import { Ok } from './common.ts';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Error codes and texts of the admin sign-in, quoted by the dashboard and the tests. */
+export const ADMIN_MESSAGES = {
+  invalidCredentials: 'Wrong username or password.',
+  locked: (minutes: number) =>
+    `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  notConfigured:
+    'No admin account is configured on this server. Set ADMIN_USERNAME and ADMIN_PASSWORD_HASH (see the README).',
+  overdraft: (balance: number) => `This would take the balance below zero (balance ${balance}).`,
+} as const;
+
+export const ADMIN_CODES = {
+  invalidCredentials: 'INVALID_ADMIN_CREDENTIALS',
+  locked: 'ADMIN_LOCKED',
+  notConfigured: 'ADMIN_NOT_CONFIGURED',
+} as const;
+
+/** Where the dashboard keeps the admin session token (not the user's `authToken`). */
+export const ADMIN_TOKEN_STORAGE_KEY = 'adminToken';
+
+// ─── Sign-in ───────────────────────────────────────────────────────────────
+
+export const AdminLoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 200 }),
+    password: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+export type AdminLoginBody = Static<typeof AdminLoginBody>;
+
+export const AdminIdentity = Type.Object({ username: Type.String() });
+export type AdminIdentity = Static<typeof AdminIdentity>;
+
+export const AdminLoginResponse = Ok(
+  Type.Object({
+    token: Type.String(),
+    admin: AdminIdentity,
+    /** ISO time the admin session ends (12 hours after sign-in). */
+    expiresAt: Type.String(),
+  }),
+);
+export type AdminLoginResponse = Static<typeof AdminLoginResponse>;
+
+export const AdminMeResponse = Ok(AdminIdentity);
+export type AdminMeResponse = Static<typeof AdminMeResponse>;
+
+// ─── Rows as the admin API shows them ──────────────────────────────────────
+
+export const AdminUser = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Nullable(Type.String()),
+  avatar_url: Nullable(Type.String()),
+  provider: Type.String(),
+  credits: Type.Integer(),
+  can_manage_blog: Type.Boolean(),
+  created_at: Type.String(),
+});
+export type AdminUser = Static<typeof AdminUser>;
+
+export const AdminTransaction = Type.Object({
+  id: Type.String(),
+  amount: Type.Integer(),
+  balance_after: Type.Integer(),
+  source_type: Type.String(),
+  source_id: Type.String(),
+  description: Type.String(),
+  created_at: Type.String(),
+});
+export type AdminTransaction = Static<typeof AdminTransaction>;
+
+export const AdminTaskStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('processing'),
+  Type.Literal('completed'),
+  Type.Literal('failed'),
+]);
+export type AdminTaskStatus = Static<typeof AdminTaskStatus>;
+
+export const AdminTask = Type.Object({
+  id: Type.String(),
+  user_id: Type.String(),
+  user_email: Type.String(),
+  mode: Type.Union([Type.Literal('text'), Type.Literal('image')]),
+  prompt: Type.String(),
+  status: AdminTaskStatus,
+  credits_cost: Type.Integer(),
+  /** The task's credits were given back (a failed task's once-only refund). */
+  refunded: Type.Boolean(),
+  error: Nullable(Type.String()),
+  created_at: Type.String(),
+  completed_at: Nullable(Type.String()),
+});
+export type AdminTask = Static<typeof AdminTask>;
+
+export const AdminSubscription = Type.Object({
+  id: Type.String(),
+  provider: Type.String(),
+  plan_id: Type.String(),
+  billing_cycle: Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]),
+  status: Type.String(),
+  current_period_end: Type.String(),
+  cancel_at_period_end: Type.Boolean(),
+});
+export type AdminSubscription = Static<typeof AdminSubscription>;
+
+export const AdminPayment = Type.Object({
+  id: Type.String(),
+  user_id: Type.String(),
+  user_email: Type.String(),
+  kind: Type.Union([Type.Literal('plan'), Type.Literal('pack')]),
+  item_id: Type.String(),
+  amount_cents: Type.Integer(),
+  currency: Type.String(),
+  status: Type.String(),
+  provider: Type.String(),
+  created_at: Type.String(),
+});
+export type AdminPayment = Static<typeof AdminPayment>;
+
+/** A provider event as the admin sees it: never its payload. */
+export const AdminWebhookEvent = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  received_at: Type.String(),
+  processed: Type.Boolean(),
+});
+export type AdminWebhookEvent = Static<typeof AdminWebhookEvent>;
+
+export const AdminAction = Type.Object({
+  id: Type.String(),
+  /** Admin username, or `cli:<os user>` for the admin CLI. */
+  admin: Type.String(),
+  action: Type.String(),
+  target_user_id: Nullable(Type.String()),
+  target_id: Nullable(Type.String()),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Type.String(),
+});
+export type AdminAction = Static<typeof AdminAction>;
+
+export const SiteBuildState = Type.Union([
+  Type.Literal('idle'),
+  Type.Literal('queued'),
+  Type.Literal('building'),
+  Type.Literal('failed'),
+]);
+export type SiteBuildState = Static<typeof SiteBuildState>;
+
+export const AdminSiteBuild = Type.Object({
+  state: SiteBuildState,
+  liveRelease: Nullable(Type.String()),
+  builtAt: Nullable(Type.String()),
+  lastError: Nullable(Type.String()),
+});
+export type AdminSiteBuild = Static<typeof AdminSiteBuild>;
+
+export const TaskCounts = Type.Object({
+  pending: Type.Integer(),
+  processing: Type.Integer(),
+  completed: Type.Integer(),
+  failed: Type.Integer(),
+});
+export type TaskCounts = Static<typeof TaskCounts>;
+
+// ─── Queries and params ────────────────────────────────────────────────────
+
+const Offset = Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 });
+const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 20 });
+
+export const PageQuery = Type.Object(
+  { offset: Offset, limit: Limit },
+  { additionalProperties: false },
+);
+export type PageQuery = Static<typeof PageQuery>;
+
+export const UsersQuery = Type.Object(
+  { q: Type.Optional(Type.String({ maxLength: 254 })), offset: Offset, limit: Limit },
+  { additionalProperties: false },
+);
+export type UsersQuery = Static<typeof UsersQuery>;
+
+export const TasksQuery = Type.Object(
+  { status: Type.Optional(AdminTaskStatus), offset: Offset, limit: Limit },
+  { additionalProperties: false },
+);
+export type TasksQuery = Static<typeof TasksQuery>;
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export type IdParams = Static<typeof IdParams>;
+
+export const StatusQuery = Type.Object({
+  password: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+// ─── Responses ─────────────────────────────────────────────────────────────
+
+export const OverviewResponse = Ok(
+  Type.Object({
+    users: Type.Integer(),
+    tasks: TaskCounts,
+    payments: Type.Object({
+      paid: Type.Integer(),
+      /** Revenue of paid checkouts in cents, one entry per currency (e.g. `{ usd: 12900 }`). */
+      revenueCents: Type.Record(Type.String(), Type.Integer()),
+    }),
+    webhooksLast24h: Type.Integer(),
+    build: AdminSiteBuild,
+  }),
+);
+export type OverviewResponse = Static<typeof OverviewResponse>;
+
+export const UsersResponse = Ok(
+  Type.Object({ users: Type.Array(AdminUser), total: Type.Integer() }),
+);
+export type UsersResponse = Static<typeof UsersResponse>;
+
+export const UserDetailResponse = Ok(
+  Type.Object({
+    user: AdminUser,
+    subscription: Nullable(AdminSubscription),
+    transactions: Type.Array(AdminTransaction),
+    tasks: Type.Array(AdminTask),
+  }),
+);
+export type UserDetailResponse = Static<typeof UserDetailResponse>;
+
+export const UserTransactionsResponse = Ok(
+  Type.Object({ transactions: Type.Array(AdminTransaction), total: Type.Integer() }),
+);
+export type UserTransactionsResponse = Static<typeof UserTransactionsResponse>;
+
+export const TasksResponse = Ok(
+  Type.Object({ tasks: Type.Array(AdminTask), total: Type.Integer() }),
+);
+export type TasksResponse = Static<typeof TasksResponse>;
+
+export const PaymentsResponse = Ok(
+  Type.Object({ payments: Type.Array(AdminPayment), total: Type.Integer() }),
+);
+export type PaymentsResponse = Static<typeof PaymentsResponse>;
+
+export const WebhooksResponse = Ok(
+  Type.Object({ events: Type.Array(AdminWebhookEvent), total: Type.Integer() }),
+);
+export type WebhooksResponse = Static<typeof WebhooksResponse>;
+
+export const ActionsResponse = Ok(
+  Type.Object({ actions: Type.Array(AdminAction), total: Type.Integer() }),
+);
+export type ActionsResponse = Static<typeof ActionsResponse>;
+
+// ─── Mutations ─────────────────────────────────────────────────────────────
+
+export const CREDIT_ADJUST_LIMIT = 1_000_000;
+
+export const AdjustCreditsBody = Type.Object(
+  {
+    /** Non-zero; negative takes credits away (never below zero). */
+    amount: Type.Integer({
+      minimum: -CREDIT_ADJUST_LIMIT,
+      maximum: CREDIT_ADJUST_LIMIT,
+      not: { const: 0 },
+    }),
+    reason: Type.String({ minLength: 3, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+export type AdjustCreditsBody = Static<typeof AdjustCreditsBody>;
+
+export const AdjustCreditsResponse = Ok(
+  Type.Object({ user: AdminUser, transaction: AdminTransaction }),
+);
+export type AdjustCreditsResponse = Static<typeof AdjustCreditsResponse>;
+
+export const BlogAccessBody = Type.Object(
+  { canManageBlog: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type BlogAccessBody = Static<typeof BlogAccessBody>;
+
+export const BlogAccessResponse = Ok(Type.Object({ user: AdminUser }));
+export type BlogAccessResponse = Static<typeof BlogAccessResponse>;
+
+export const RefundResponse = Ok(Type.Object({ task: AdminTask, transaction: AdminTransaction }));
+export type RefundResponse = Static<typeof RefundResponse>;
+
+// ─── Operations ────────────────────────────────────────────────────────────
+
+/** `GET /api/admin/status?password=`: what an operator checks first. */
+export const AdminStatusResponse = Ok(
+  Type.Object({
+    database: Type.Object({
+      ok: Type.Boolean(),
+      kind: Type.Union([Type.Literal('postgres'), Type.Literal('pglite')]),
+      latencyMs: Type.Number(),
+    }),
+    queue: TaskCounts,
+    build: AdminSiteBuild,
+    version: Type.String(),
+    uptimeSeconds: Type.Number(),
+    /** inline: the server runs the video worker; off: a separate `npm run worker` does. */
+    workerMode: Type.Union([Type.Literal('inline'), Type.Literal('off')]),
+  }),
+);
+export type AdminStatusResponse = Static<typeof AdminStatusResponse>;
+
+export const SubsystemCheck = Type.Object({
+  name: Type.String(),
+  ok: Type.Boolean(),
+  detail: Type.String(),
+  ms: Type.Number(),
+});
+export type SubsystemCheck = Static<typeof SubsystemCheck>;
+
+/** `GET /api/admin/test`: one entry per subsystem; `ok` is true only when all are. */
+export const AdminTestResponse = Ok(
+  Type.Object({ ok: Type.Boolean(), checks: Type.Array(SubsystemCheck) }),
+);
+export type AdminTestResponse = Static<typeof AdminTestResponse>;

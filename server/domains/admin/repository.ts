@@ -1,0 +1,435 @@
+/**
+ * SQL for the admin API: the operator's read-only views (users, ledger, tasks, payments,
+ * webhooks), the audit trail, admin sessions and the sign-in lockout. Every function takes
+ * `db | tx` first and returns rows already shaped as the admin contract's objects.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type DbOrTx } from '../../core/db.ts';
+import { adminActions, sessions } from '../../db/schema.ts';
+import type {
+  AdminAction,
+  AdminPayment,
+  AdminSubscription,
+  AdminTask,
+  AdminTaskStatus,
+  AdminTransaction,
+  AdminUser,
+  AdminWebhookEvent,
+  TaskCounts,
+} from '../../contracts/admin.ts';
+
+/** Both drivers return timestamps as Date; strings are accepted too, to be safe. */
+const iso = (value: Date | string): string => new Date(value).toISOString();
+const isoOrNull = (value: Date | string | null): string | null => (value ? iso(value) : null);
+
+async function count(db: DbOrTx, query: SQL): Promise<number> {
+  const rows = await queryRows<{ n: number }>(db, query);
+  return rows[0]?.n ?? 0;
+}
+
+// ─── Users ─────────────────────────────────────────────────────────────────
+
+interface UserSqlRow {
+  id: string;
+  email: string;
+  name: string | null;
+  avatar_url: string | null;
+  picture: string | null;
+  provider: string;
+  credits: number;
+  can_manage_blog: boolean;
+  created_at: Date;
+}
+
+const toAdminUser = (row: UserSqlRow): AdminUser => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  // Google accounts carry their photo in `picture`; the dashboard shows either.
+  avatar_url: row.avatar_url ?? row.picture,
+  provider: row.provider,
+  credits: row.credits,
+  can_manage_blog: row.can_manage_blog,
+  created_at: iso(row.created_at),
+});
+
+const USER_COLUMNS = sql`id, email, name, avatar_url, picture, provider, credits, can_manage_blog, created_at`;
+
+/** Escapes LIKE wildcards so a search for `a_b` finds `a_b`, not `axb`. */
+const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Customers only: the rows behind admin sessions (provider 'admin') are never listed. */
+export async function listUsers(db: DbOrTx, q: string, limit: number, offset: number) {
+  const where = q
+    ? sql`provider <> 'admin' and email like ${likeContaining(q.trim().toLowerCase())}`
+    : sql`provider <> 'admin'`;
+  const [rows, total] = await Promise.all([
+    queryRows<UserSqlRow>(
+      db,
+      sql`select ${USER_COLUMNS} from users where ${where}
+          order by created_at desc, id desc limit ${limit} offset ${offset}`,
+    ),
+    count(db, sql`select count(*)::int as n from users where ${where}`),
+  ]);
+  return { users: rows.map(toAdminUser), total };
+}
+
+/** A customer by id (admin rows answer null, as if they did not exist). */
+export async function findUser(
+  db: DbOrTx,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<AdminUser | null> {
+  const rows = await queryRows<UserSqlRow>(
+    db,
+    sql`select ${USER_COLUMNS} from users where id = ${id} and provider <> 'admin'
+        ${opts.lock ? sql`for update` : sql``}`,
+  );
+  return rows[0] ? toAdminUser(rows[0]) : null;
+}
+
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<AdminUser | null> {
+  const rows = await queryRows<UserSqlRow>(
+    db,
+    sql`select ${USER_COLUMNS} from users
+        where email = ${email.trim().toLowerCase()} and provider <> 'admin'`,
+  );
+  return rows[0] ? toAdminUser(rows[0]) : null;
+}
+
+export async function setCanManageBlog(
+  db: DbOrTx,
+  id: string,
+  canManageBlog: boolean,
+): Promise<AdminUser | null> {
+  const rows = await queryRows<UserSqlRow>(
+    db,
+    sql`update users set can_manage_blog = ${canManageBlog}, updated_at = now()
+        where id = ${id} and provider <> 'admin' returning ${USER_COLUMNS}`,
+  );
+  return rows[0] ? toAdminUser(rows[0]) : null;
+}
+
+export async function latestSubscription(
+  db: DbOrTx,
+  userId: string,
+): Promise<AdminSubscription | null> {
+  const rows = await queryRows<{
+    id: string;
+    provider: string;
+    plan_id: string;
+    billing_cycle: 'monthly' | 'yearly';
+    status: string;
+    current_period_end: Date;
+    cancel_at_period_end: boolean;
+  }>(
+    db,
+    sql`select id, provider, plan_id, billing_cycle, status, current_period_end, cancel_at_period_end
+        from subscriptions where user_id = ${userId}
+        order by (status in ('active', 'trialing', 'past_due')) desc, current_period_end desc
+        limit 1`,
+  );
+  const row = rows[0];
+  return row ? { ...row, current_period_end: iso(row.current_period_end) } : null;
+}
+
+// ─── Ledger ────────────────────────────────────────────────────────────────
+
+interface TransactionSqlRow {
+  id: string;
+  amount: number;
+  balance_after: number;
+  source_type: string;
+  source_id: string;
+  description: string;
+  created_at: Date;
+}
+
+export const toAdminTransaction = (row: TransactionSqlRow): AdminTransaction => ({
+  ...row,
+  created_at: iso(row.created_at),
+});
+
+export async function listTransactions(db: DbOrTx, userId: string, limit: number, offset: number) {
+  const [rows, total] = await Promise.all([
+    queryRows<TransactionSqlRow>(
+      db,
+      sql`select id, amount, balance_after, source_type, source_id, description, created_at
+          from credit_transactions where user_id = ${userId}
+          order by created_at desc, id desc limit ${limit} offset ${offset}`,
+    ),
+    count(db, sql`select count(*)::int as n from credit_transactions where user_id = ${userId}`),
+  ]);
+  return { transactions: rows.map(toAdminTransaction), total };
+}
+
+// ─── Video tasks ───────────────────────────────────────────────────────────
+
+interface TaskSqlRow {
+  id: string;
+  user_id: string;
+  user_email: string;
+  mode: 'text' | 'image';
+  prompt: string;
+  status: AdminTaskStatus;
+  credits_cost: number;
+  refunded: boolean;
+  error: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+const toAdminTask = (row: TaskSqlRow): AdminTask => ({
+  ...row,
+  created_at: iso(row.created_at),
+  completed_at: isoOrNull(row.completed_at),
+});
+
+/** What a task cost and whether it was refunded come from its ledger rows
+ * (`video_task:{id}` and `refund:{id}`), the same rows the video domain writes. */
+const TASK_SELECT = sql`
+  select t.id, t.user_id, u.email as user_email, t.mode, t.prompt, t.status,
+         coalesce(-charge.amount, 0)::int as credits_cost,
+         (refund.id is not null) as refunded,
+         t.error_message as error, t.created_at, t.completed_at
+  from video_tasks t
+  join users u on u.id = t.user_id
+  left join credit_transactions charge
+    on charge.source_type = 'video_task' and charge.source_id = t.id::text
+  left join credit_transactions refund
+    on refund.source_type = 'refund' and refund.source_id = t.id::text`;
+
+export async function listTasks(
+  db: DbOrTx,
+  filter: { status?: AdminTaskStatus | undefined; userId?: string | undefined },
+  limit: number,
+  offset: number,
+) {
+  const conditions: SQL[] = [sql`true`];
+  if (filter.status) conditions.push(sql`t.status = ${filter.status}`);
+  if (filter.userId) conditions.push(sql`t.user_id = ${filter.userId}`);
+  const where = sql.join(conditions, sql` and `);
+  const [rows, total] = await Promise.all([
+    queryRows<TaskSqlRow>(
+      db,
+      sql`${TASK_SELECT} where ${where}
+          order by t.created_at desc, t.id desc limit ${limit} offset ${offset}`,
+    ),
+    count(db, sql`select count(*)::int as n from video_tasks t where ${where}`),
+  ]);
+  return { tasks: rows.map(toAdminTask), total };
+}
+
+export async function findTask(db: DbOrTx, id: string): Promise<AdminTask | null> {
+  const rows = await queryRows<TaskSqlRow>(db, sql`${TASK_SELECT} where t.id = ${id}`);
+  return rows[0] ? toAdminTask(rows[0]) : null;
+}
+
+/** Locks a task row until the transaction ends (one refund decision at a time). */
+export async function lockTask(
+  db: DbOrTx,
+  id: string,
+): Promise<{ id: string; user_id: string; status: AdminTaskStatus } | null> {
+  const rows = await queryRows<{ id: string; user_id: string; status: AdminTaskStatus }>(
+    db,
+    sql`select id, user_id, status from video_tasks where id = ${id} for update`,
+  );
+  return rows[0] ?? null;
+}
+
+export async function taskCounts(db: DbOrTx): Promise<TaskCounts> {
+  const rows = await queryRows<{ status: AdminTaskStatus; n: number }>(
+    db,
+    sql`select status, count(*)::int as n from video_tasks group by status`,
+  );
+  const counts: TaskCounts = { pending: 0, processing: 0, completed: 0, failed: 0 };
+  for (const row of rows) counts[row.status] = row.n;
+  return counts;
+}
+
+// ─── Payments and webhooks ─────────────────────────────────────────────────
+
+export async function listPayments(db: DbOrTx, limit: number, offset: number) {
+  const rows = await queryRows<{
+    id: string;
+    user_id: string;
+    user_email: string;
+    kind: 'subscription' | 'credits';
+    item_id: string;
+    amount_cents: number;
+    currency: string;
+    status: string;
+    provider: string;
+    created_at: Date;
+  }>(
+    db,
+    sql`select c.id, c.user_id, u.email as user_email, c.kind, c.item_id, c.amount_cents,
+               c.currency, c.status, c.provider, c.created_at
+        from checkout_sessions c join users u on u.id = c.user_id
+        order by c.created_at desc, c.id desc limit ${limit} offset ${offset}`,
+  );
+  const payments: AdminPayment[] = rows.map((row) => ({
+    ...row,
+    kind: row.kind === 'subscription' ? 'plan' : 'pack',
+    created_at: iso(row.created_at),
+  }));
+  return {
+    payments,
+    total: await count(db, sql`select count(*)::int as n from checkout_sessions`),
+  };
+}
+
+export async function paymentTotals(db: DbOrTx) {
+  const rows = await queryRows<{ currency: string; paid: number; cents: number }>(
+    db,
+    sql`select currency, count(*)::int as paid, coalesce(sum(amount_cents), 0)::int as cents
+        from checkout_sessions where status = 'paid' group by currency`,
+  );
+  const revenueCents: Record<string, number> = {};
+  let paid = 0;
+  for (const row of rows) {
+    revenueCents[row.currency] = row.cents;
+    paid += row.paid;
+  }
+  return { paid, revenueCents };
+}
+
+/** Events without their payloads: those hold customer data the dashboard does not need. */
+export async function listWebhooks(db: DbOrTx, limit: number, offset: number) {
+  const rows = await queryRows<{ id: string; type: string; received_at: Date; handled: boolean }>(
+    db,
+    sql`select id, type, received_at, handled from webhook_events
+        order by received_at desc, id desc limit ${limit} offset ${offset}`,
+  );
+  const events: AdminWebhookEvent[] = rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    received_at: iso(row.received_at),
+    processed: row.handled,
+  }));
+  return { events, total: await count(db, sql`select count(*)::int as n from webhook_events`) };
+}
+
+export async function webhooksSince(db: DbOrTx, since: Date): Promise<number> {
+  return count(
+    db,
+    sql`select count(*)::int as n from webhook_events where received_at > ${since.toISOString()}::timestamptz`,
+  );
+}
+
+export async function customerCount(db: DbOrTx): Promise<number> {
+  return count(db, sql`select count(*)::int as n from users where provider <> 'admin'`);
+}
+
+// ─── Audit trail ───────────────────────────────────────────────────────────
+
+export async function insertAction(
+  db: DbOrTx,
+  action: {
+    admin: string;
+    action: string;
+    targetUserId: string | null;
+    targetId: string | null;
+    details: Record<string, unknown>;
+  },
+): Promise<void> {
+  await db.insert(adminActions).values({
+    adminUsername: action.admin,
+    action: action.action,
+    targetUserId: action.targetUserId,
+    targetId: action.targetId,
+    details: action.details,
+  });
+}
+
+export async function listActions(db: DbOrTx, limit: number, offset: number) {
+  const rows = await queryRows<{
+    id: string;
+    admin_username: string;
+    action: string;
+    target_user_id: string | null;
+    target_id: string | null;
+    details: Record<string, unknown>;
+    created_at: Date;
+  }>(
+    db,
+    sql`select id, admin_username, action, target_user_id, target_id, details, created_at
+        from admin_actions order by created_at desc, id desc limit ${limit} offset ${offset}`,
+  );
+  const actions: AdminAction[] = rows.map((row) => ({
+    id: row.id,
+    admin: row.admin_username,
+    action: row.action,
+    target_user_id: row.target_user_id,
+    target_id: row.target_id,
+    details: row.details,
+    created_at: iso(row.created_at),
+  }));
+  return { actions, total: await count(db, sql`select count(*)::int as n from admin_actions`) };
+}
+
+// ─── Admin sessions and the sign-in lockout ────────────────────────────────
+
+export async function insertAdminSession(
+  db: DbOrTx,
+  values: { userId: string; tokenHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(sessions).values({ ...values, isAdmin: true });
+}
+
+/** The latest lock among `keys` still in force at `now`, or null. */
+export async function activeLock(db: DbOrTx, keys: string[], now: Date): Promise<Date | null> {
+  const rows = await queryRows<{ locked_until: Date | null }>(
+    db,
+    sql`select max(locked_until) as locked_until from admin_login_failures
+        where key in (${sql.join(
+          keys.map((k) => sql`${k}`),
+          sql`, `,
+        )})
+          and locked_until > ${now.toISOString()}::timestamptz`,
+  );
+  const until = rows[0]?.locked_until;
+  return until ? new Date(until) : null;
+}
+
+/**
+ * Counts one failure for each key in one statement per key (two instances failing at once both
+ * count). A run of failures restarts at 1 after a lock ran out or after `windowMs` without one;
+ * the `max`-th failure in a run locks the key for `windowMs`.
+ */
+export async function recordFailure(
+  db: DbOrTx,
+  keys: string[],
+  now: Date,
+  opts: { max: number; windowMs: number },
+): Promise<void> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const windowStart = sql`${new Date(now.getTime() - opts.windowMs).toISOString()}::timestamptz`;
+  const lockEnd = sql`${new Date(now.getTime() + opts.windowMs).toISOString()}::timestamptz`;
+  const next = sql`case
+    when f.last_failed_at < ${windowStart} or f.locked_until <= ${at} then 1
+    else f.failures + 1 end`;
+  for (const key of keys) {
+    await db.execute(sql`
+      insert into admin_login_failures as f (key, failures, last_failed_at, locked_until)
+      values (${key}, 1, ${at}, ${opts.max <= 1 ? lockEnd : sql`null`})
+      on conflict (key) do update set
+        failures = ${next},
+        last_failed_at = ${at},
+        locked_until = case when ${next} >= ${opts.max} then ${lockEnd} else null end`);
+  }
+  // Old runs are forgotten, so guessed usernames do not pile up.
+  await db.execute(sql`
+    delete from admin_login_failures
+    where last_failed_at < ${new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString()}::timestamptz
+      and (locked_until is null or locked_until <= ${at})`);
+}
+
+export async function clearFailures(db: DbOrTx, keys: string[]): Promise<void> {
+  await db.execute(
+    sql`delete from admin_login_failures where key in (${sql.join(
+      keys.map((k) => sql`${k}`),
+      sql`, `,
+    )})`,
+  );
+}

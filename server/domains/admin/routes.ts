@@ -1,0 +1,326 @@
+/**
+ * HTTP for the operator: admin sign-in/out and the /api/admin/* calls of the dashboard. Every
+ * /api/admin route needs an admin session except `status`, which is password-checked instead.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config.ts';
+import { currentUser, requireAdmin } from '../../core/auth.ts';
+import { ErrorResponse, MessageResponse } from '../../contracts/common.ts';
+import {
+  ActionsResponse,
+  AdjustCreditsBody,
+  AdjustCreditsResponse,
+  AdminLoginBody,
+  AdminLoginResponse,
+  AdminMeResponse,
+  AdminStatusResponse,
+  AdminTestResponse,
+  BlogAccessBody,
+  BlogAccessResponse,
+  IdParams,
+  OverviewResponse,
+  PageQuery,
+  PaymentsResponse,
+  RefundResponse,
+  StatusQuery,
+  TasksQuery,
+  TasksResponse,
+  UserDetailResponse,
+  UsersQuery,
+  UsersResponse,
+  UserTransactionsResponse,
+  WebhooksResponse,
+} from '../../contracts/admin.ts';
+import { adminName } from './identity.ts';
+import type { Operations } from './operations.ts';
+import type { AdminService } from './service.ts';
+
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  429: ErrorResponse,
+};
+
+export async function adminRoutes(
+  fastify: FastifyInstance,
+  opts: { admin: AdminService; operations: Operations; config: Config; authRateLimit: number },
+) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { admin, operations, config } = opts;
+  const rateLimit = { max: opts.authRateLimit, timeWindow: '1 minute' };
+  const guarded = { preHandler: requireAdmin };
+  const security = [{ bearer: [] }];
+  const tags = ['admin'];
+  const actor = (request: Parameters<typeof currentUser>[0]) => adminName(currentUser(request));
+  const ok = <T>(data: T) => ({ success: true as const, data });
+
+  if (config.isProduction && config.admin?.fromPlainPassword) {
+    fastify.log.warn(
+      'ADMIN_PASSWORD is set in plain text; prefer ADMIN_PASSWORD_HASH (npm run admin -- hash-password).',
+    );
+  }
+
+  app.post(
+    '/api/auth/admin-login',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: 'Administrator sign-in (ADMIN_USERNAME / ADMIN_PASSWORD_HASH); 12-hour session',
+        body: AdminLoginBody,
+        response: { 200: AdminLoginResponse, ...errors },
+      },
+    },
+    async (request) => ok(await admin.signIn({ ...request.body, ip: request.ip }, request.log)),
+  );
+
+  app.post(
+    '/api/auth/admin-logout',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'End the admin session',
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await admin.signOut(request.session!.id);
+      return { success: true, message: 'Signed out of the admin session.' };
+    },
+  );
+
+  app.get(
+    '/api/admin/me',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'The signed-in administrator',
+        response: { 200: AdminMeResponse, ...errors },
+      },
+    },
+    async (request) => ok({ username: actor(request) }),
+  );
+
+  app.get(
+    '/api/admin/status',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary:
+          'Operational status; needs ?password= (ADMIN_STATUS_PASSWORD or the admin password)',
+        querystring: StatusQuery,
+        response: { 200: AdminStatusResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await admin.checkStatusPassword(request.query.password);
+      return ok(await operations.status());
+    },
+  );
+
+  app.get(
+    '/api/admin/test',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'Exercise each subsystem (database, media store, providers, mail) and report each',
+        response: { 200: AdminTestResponse, ...errors },
+      },
+    },
+    async () => ok(await operations.selfTest()),
+  );
+
+  app.get(
+    '/api/admin/overview',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'Counts and the site build status',
+        response: { 200: OverviewResponse, ...errors },
+      },
+    },
+    async () => {
+      const [counts, build] = await Promise.all([admin.overviewCounts(), operations.build()]);
+      return ok({ ...counts, build });
+    },
+  );
+
+  app.get(
+    '/api/admin/users',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'Customers, newest first; q filters by a part of the email',
+        querystring: UsersQuery,
+        response: { 200: UsersResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { q, limit, offset } = request.query;
+      return ok(await admin.users(q ?? '', limit, offset));
+    },
+  );
+
+  app.get(
+    '/api/admin/users/:id',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'One customer with subscription, latest 20 ledger rows and latest 20 tasks',
+        params: IdParams,
+        response: { 200: UserDetailResponse, ...errors },
+      },
+    },
+    async (request) => ok(await admin.userDetail(request.params.id)),
+  );
+
+  app.get(
+    '/api/admin/users/:id/transactions',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: "A customer's credit ledger, newest first",
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: UserTransactionsResponse, ...errors },
+      },
+    },
+    async (request) =>
+      ok(await admin.transactions(request.params.id, request.query.limit, request.query.offset)),
+  );
+
+  app.get(
+    '/api/admin/tasks',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'Video tasks, newest first, optionally of one status',
+        querystring: TasksQuery,
+        response: { 200: TasksResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { status, limit, offset } = request.query;
+      return ok(await admin.tasks(status, limit, offset));
+    },
+  );
+
+  app.get(
+    '/api/admin/payments',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'Checkouts (plans and packs), newest first',
+        querystring: PageQuery,
+        response: { 200: PaymentsResponse, ...errors },
+      },
+    },
+    async (request) => ok(await admin.payments(request.query.limit, request.query.offset)),
+  );
+
+  app.get(
+    '/api/admin/webhooks',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'Received provider events, newest first (never their payloads)',
+        querystring: PageQuery,
+        response: { 200: WebhooksResponse, ...errors },
+      },
+    },
+    async (request) => ok(await admin.webhooks(request.query.limit, request.query.offset)),
+  );
+
+  app.get(
+    '/api/admin/actions',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'The audit trail of admin changes, newest first',
+        querystring: PageQuery,
+        response: { 200: ActionsResponse, ...errors },
+      },
+    },
+    async (request) => ok(await admin.actions(request.query.limit, request.query.offset)),
+  );
+
+  app.post(
+    '/api/admin/users/:id/credits',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'Give or take credits with a reason (ledger row + audit row, one transaction)',
+        params: IdParams,
+        body: AdjustCreditsBody,
+        response: { 200: AdjustCreditsResponse, ...errors, 409: ErrorResponse },
+      },
+    },
+    async (request) =>
+      ok(await admin.adjustCredits(actor(request), { userId: request.params.id, ...request.body })),
+  );
+
+  app.post(
+    '/api/admin/users/:id/blog-access',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'Grant or revoke the blog-management right (audited)',
+        params: IdParams,
+        body: BlogAccessBody,
+        response: { 200: BlogAccessResponse, ...errors },
+      },
+    },
+    async (request) =>
+      ok(
+        await admin.setBlogAccess(actor(request), {
+          userId: request.params.id,
+          canManageBlog: request.body.canManageBlog,
+        }),
+      ),
+  );
+
+  app.post(
+    '/api/admin/tasks/:id/refund',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary: 'Refund a failed task that was not refunded (once; audited)',
+        params: IdParams,
+        response: { 200: RefundResponse, ...errors, 409: ErrorResponse },
+      },
+    },
+    async (request) => ok(await admin.refundTask(actor(request), request.params.id)),
+  );
+}
