@@ -1,0 +1,228 @@
+/**
+ * The generic data API's rules: find the table's policy, decide what the caller's role may do,
+ * check columns, where and values, then read or write only the rows the policy allows. Posts
+ * are written through the blog service, so the data API keeps the blog's invariants (sanitized
+ * content, unique and stable slugs, published_at, cache invalidation, rebuild on publish).
+ */
+import type { Db } from '../../core/db.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.ts';
+import type { UserRow } from '../../db/schema.ts';
+import type { PostInput } from '../../contracts/blog.ts';
+import {
+  DATA_API_MAX_WRITE_ROWS,
+  type DataRow,
+  type DataSelectQuery,
+} from '../../contracts/data-api.ts';
+import type { BlogService } from '../blog/service.ts';
+import { checkInput } from './input.ts';
+import {
+  accessFor,
+  exposedTables,
+  policyFor,
+  signedInRoleMayDo,
+  type Caller,
+  type Operation,
+  type TablePolicy,
+} from './policies.ts';
+import { checkWriteColumns, parseColumns, parseOrderBy, parseWhere } from './query.ts';
+import * as repo from './repository.ts';
+import { createRpcFunctions } from './rpc.ts';
+
+/** Who is asking: the session's user (if any) and whether it is an administrator session. */
+export interface DataApiCaller {
+  user: UserRow | null;
+  isAdmin: boolean;
+}
+
+const VERBS: Record<Operation, string> = {
+  select: 'read',
+  insert: 'add',
+  update: 'change',
+  delete: 'delete',
+};
+
+const asPolicyCaller = (caller: DataApiCaller): Caller => ({
+  userId: caller.user?.id ?? null,
+  isEditor: caller.user?.canManageBlog ?? false,
+  isAdmin: caller.isAdmin,
+});
+
+function tablePolicy(table: string): TablePolicy {
+  const policy = policyFor(table);
+  if (!policy) {
+    throw notFound(
+      `There is no table '${table.slice(0, 60)}' in the data API. Tables: ${exposedTables().join(', ')}.`,
+      'UNKNOWN_TABLE',
+    );
+  }
+  return policy;
+}
+
+/** The caller's access for an operation, or 401 (signing in would help) / 403 (it would not). */
+function allow<O extends Operation>(policy: TablePolicy, operation: O, caller: DataApiCaller) {
+  const access = accessFor(policy, operation, asPolicyCaller(caller));
+  if (access) return access;
+  if (!caller.user && signedInRoleMayDo(policy, operation)) {
+    throw unauthorized(
+      `Please sign in to ${VERBS[operation]} ${policy.label}.`,
+      'SIGN_IN_REQUIRED',
+    );
+  }
+  const hint = operation === 'select' || !policy.writeHint ? '' : ` ${policy.writeHint}`;
+  throw forbidden(
+    `You cannot ${VERBS[operation]} ${policy.label} through this API.${hint}`,
+    'NOT_ALLOWED',
+  );
+}
+
+/** Columns the caller may read (and so filter on) in this table. */
+const readable = (policy: TablePolicy, caller: DataApiCaller): readonly string[] =>
+  accessFor(policy, 'select', asPolicyCaller(caller))?.columns ?? [];
+
+/** PUT and DELETE never touch every row at once: they need a where with at least one column. */
+function requiredWhere(
+  raw: unknown,
+  policy: TablePolicy,
+  columns: readonly string[],
+  method: string,
+) {
+  const conditions = parseWhere(raw, policy, columns);
+  if (conditions.length === 0) {
+    throw badRequest(
+      `${method} needs a non-empty where naming the rows, such as {"id":"<uuid>"}; it never changes every row at once.`,
+      'WHERE_REQUIRED',
+    );
+  }
+  return conditions;
+}
+
+function postInputFrom(current: Awaited<ReturnType<BlogService['adminGet']>>): PostInput {
+  return {
+    title: current.title,
+    content: current.content,
+    excerpt: current.excerpt,
+    featured_image: current.featured_image,
+    status: current.status,
+    meta_title: current.meta_title,
+    meta_description: current.meta_description,
+    tags: current.tags,
+  };
+}
+
+export function createDataApiService(deps: { db: Db; blog: BlogService }) {
+  const { db, blog } = deps;
+  const rpc = createRpcFunctions(deps);
+
+  /** Ids of the posts a blog write would touch; more than the cap is refused before any change. */
+  async function postIdsToWrite(scope: repo.Scope): Promise<string[]> {
+    const ids = await repo.matchingIds(db, scope, DATA_API_MAX_WRITE_ROWS + 1);
+    if (ids.length > DATA_API_MAX_WRITE_ROWS) {
+      throw badRequest(
+        `That where matches more than ${DATA_API_MAX_WRITE_ROWS} ${scope.policy.label}; narrow it and try again. Nothing was changed.`,
+        'TOO_MANY_ROWS',
+      );
+    }
+    return ids;
+  }
+
+  return {
+    /** GET /api/db/{table}: a page of rows the caller may see, and how many match in all. */
+    async select(caller: DataApiCaller, table: string, query: DataSelectQuery) {
+      const policy = tablePolicy(table);
+      const access = allow(policy, 'select', caller);
+      const columns = parseColumns(query.columns, access.columns);
+      const conditions = parseWhere(query.where, policy, access.columns);
+      const orderBy = parseOrderBy(query.orderBy, policy, access.columns);
+      // Without orderBy the default is newest first; with it, ascending unless asked otherwise.
+      const ascending = query.ascending ?? !!query.orderBy;
+      const scope: repo.Scope = {
+        table,
+        policy,
+        rows: access.rows,
+        userId: caller.user?.id ?? null,
+        conditions,
+      };
+      const [rows, count] = await Promise.all([
+        repo.selectRows(db, scope, {
+          columns,
+          orderBy,
+          ascending,
+          limit: query.limit,
+          offset: query.offset,
+        }),
+        repo.countRows(db, scope),
+      ]);
+      return { rows, count };
+    },
+
+    /** POST /api/db/{table}: the body is the new row. Only posts accept new rows today. */
+    async insert(caller: DataApiCaller, table: string, row: Record<string, unknown>) {
+      const policy = tablePolicy(table);
+      const access = allow(policy, 'insert', caller);
+      const columns = readable(policy, caller);
+      checkWriteColumns(row, access.columns, columns, policy);
+      if (policy.input?.insert) checkInput(policy.input.insert, row, 'the new row');
+      if (policy.writer !== 'blog' || !caller.user) {
+        // No policy grants a generic insert; reaching here means a policy was changed alone.
+        throw new Error(`no insert writer for ${table}`);
+      }
+      const created = await blog.create(caller.user, row as PostInput);
+      return repo.selectByIds(db, { table, policy }, [created.id], columns);
+    },
+
+    /** PUT /api/db/{table} { data, where }: changes the matching rows the caller may change. */
+    async update(
+      caller: DataApiCaller,
+      table: string,
+      body: { data: Record<string, unknown>; where: unknown },
+    ): Promise<DataRow[]> {
+      const policy = tablePolicy(table);
+      const access = allow(policy, 'update', caller);
+      const columns = readable(policy, caller);
+      checkWriteColumns(body.data, access.columns, columns, policy);
+      if (policy.input?.update) checkInput(policy.input.update, body.data, 'data');
+      const scope: repo.Scope = {
+        table,
+        policy,
+        rows: access.rows,
+        userId: caller.user?.id ?? null,
+        conditions: requiredWhere(body.where, policy, columns, 'PUT'),
+      };
+      if (policy.writer === 'sql') return repo.updateRows(db, scope, body.data, columns);
+
+      const ids = await postIdsToWrite(scope);
+      for (const id of ids) {
+        const current = await blog.adminGet(id);
+        await blog.update(id, { ...postInputFrom(current), ...(body.data as Partial<PostInput>) });
+      }
+      return repo.selectByIds(db, scope, ids, columns);
+    },
+
+    /** DELETE /api/db/{table} { where }: deletes the matching rows and returns them. */
+    async remove(caller: DataApiCaller, table: string, body: { where: unknown }) {
+      const policy = tablePolicy(table);
+      const access = allow(policy, 'delete', caller);
+      const columns = readable(policy, caller);
+      const scope: repo.Scope = {
+        table,
+        policy,
+        rows: access.rows,
+        userId: caller.user?.id ?? null,
+        conditions: requiredWhere(body.where, policy, columns, 'DELETE'),
+      };
+      if (policy.writer !== 'blog') {
+        // No policy grants a generic delete; reaching here means a policy was changed alone.
+        throw new Error(`no delete writer for ${table}`);
+      }
+      const ids = await postIdsToWrite(scope);
+      const rows = await repo.selectByIds(db, scope, ids, columns);
+      for (const id of ids) await blog.remove(id);
+      return rows;
+    },
+
+    /** POST /api/rpc/{name}. */
+    rpc: (caller: DataApiCaller, name: string, args: unknown) => rpc.run(caller, name, args),
+  };
+}
+
+export type DataApiService = ReturnType<typeof createDataApiService>;
