@@ -55,6 +55,9 @@ export default defineConfig({
       // The local renderer fails these prompts on purpose (the failure path e2e test).
       LOCAL_RENDER_FAIL_PATTERN: '^FAIL:',
       BLOG_EDITORS: 'editor@e2e.example',
+      // The admin dashboard e2e signs in with these (tests/e2e/admin.spec.ts).
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD: 'e2e-admin-password-123',
     },
   },
 });
