@@ -1,13 +1,17 @@
 /**
  * Security headers on every answer. The CSP allows exactly what the pages need: our own scripts
- * plus the inline scripts of the current site release (by hash), and Google Identity's script,
- * button frame and styles for sign-in.
+ * plus the inline scripts of the current site release (by hash), Google Identity's script,
+ * button frame and styles for sign-in, and GA4's script and collection hosts (used only after
+ * a visitor accepts analytics cookies).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 
 const GOOGLE_GSI = 'https://accounts.google.com/gsi/';
+// GA4 (site/lib/analytics.ts), loaded only after the visitor accepts analytics cookies.
+const GA_SCRIPT = 'https://www.googletagmanager.com';
+const GA_COLLECT = ['https://*.google-analytics.com', 'https://*.analytics.google.com', GA_SCRIPT];
 
 export const securityPlugin = fp(
   async (
@@ -23,6 +27,7 @@ export const securityPlugin = fp(
           scriptSrc: [
             "'self'",
             `${GOOGLE_GSI}client`,
+            GA_SCRIPT,
             () =>
               opts
                 .inlineScriptHashes()
@@ -34,7 +39,7 @@ export const securityPlugin = fp(
           imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
           mediaSrc: ["'self'", 'blob:'],
           fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'", GOOGLE_GSI],
+          connectSrc: ["'self'", GOOGLE_GSI, ...GA_COLLECT],
           // Google sign-in, and the video hosts the blog's editor may embed (see the sanitizer).
           frameSrc: [
             "'self'",
@@ -44,6 +49,12 @@ export const securityPlugin = fp(
             'https://www.youtube-nocookie.com',
             'https://youtube-nocookie.com',
             'https://player.vimeo.com',
+            // Social posts an operator may put in the home gallery (site/lib/gallery.ts).
+            'https://www.tiktok.com',
+            'https://www.instagram.com',
+            'https://platform.twitter.com',
+            'https://twitter.com',
+            'https://x.com',
           ],
           frameAncestors: ["'self'"],
           formAction: ["'self'"],

@@ -3,7 +3,7 @@ import { useStore } from '@nanostores/react';
 import { GoogleLogin, GoogleOAuthProvider, type CredentialResponse } from '@react-oauth/google';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import type { AuthConfigResponse, SessionResponse } from '../../server/contracts/auth.ts';
-import { track } from '../lib/analytics.ts';
+import { trackLogin } from '../lib/analytics.ts';
 import { api } from '../lib/api.ts';
 import { $authReady, $authToken, $user, initAuth, setSession } from '../stores/auth.ts';
 import LoadingScreen from './LoadingScreen.tsx';
@@ -34,7 +34,7 @@ function completeSignIn(body: SessionResponse | undefined, method: 'google' | 'l
   }
   navigatingHome = true;
   setSession(token, user);
-  track('login', { method });
+  trackLogin(method);
   window.location.assign('/');
 }
 

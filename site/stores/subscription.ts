@@ -15,7 +15,7 @@ import type {
   PaymentSessionResponse,
   SubscriptionInfo,
 } from '../../server/contracts/billing.ts';
-import { track } from '../lib/analytics.ts';
+import { trackCancelSubscription, trackPurchase, trackSubscribe } from '../lib/analytics.ts';
 import { api, readApiError } from '../lib/api.ts';
 import { $authToken, $user } from './auth.ts';
 import { refreshCredits } from './credits.ts';
@@ -165,7 +165,7 @@ export async function cancelSubscription(): Promise<string> {
       .post('/api/stripe/subscription/cancel', { json: { immediately: true }, retry: 0 })
       .json<CancelSubscriptionResponse>();
     if (!body?.success) throw new Error('Cancel answer without success');
-    track('cancel_subscription', { plan_id: planId });
+    trackCancelSubscription(planId);
     // Spec 4: cancel (immediate) → none. Show it at once; the refresh confirms.
     $subscription.set({ loaded: true, failed: false, subscription: null });
     void refreshSubscription();
@@ -315,9 +315,9 @@ export async function createCheckoutSession(item: PurchaseItem): Promise<string>
   }
   // Spec 7 analytics: purchase (packs) and subscribe (plans), when the session exists.
   if (item.type === 'subscription') {
-    track('subscribe', { value: item.price, currency: 'USD', plan_id: item.id });
+    trackSubscribe({ value: item.price, planId: item.id });
   } else {
-    track('purchase', { value: item.price, currency: 'USD', item_id: item.id });
+    trackPurchase({ value: item.price, itemId: item.id });
   }
   return body.url;
 }

@@ -75,6 +75,13 @@ describe('platform', () => {
     expect(res.headers['content-security-policy']).toMatch(
       /script-src 'self' https:\/\/accounts\.google\.com\/gsi\/client/,
     );
+    // GA4 loads gtag.js and sends its hits only after consent, but the CSP must allow both.
+    expect(res.headers['content-security-policy']).toMatch(
+      /script-src [^;]*https:\/\/www\.googletagmanager\.com/,
+    );
+    expect(res.headers['content-security-policy']).toMatch(
+      /connect-src [^;]*https:\/\/\*\.google-analytics\.com https:\/\/\*\.analytics\.google\.com https:\/\/www\.googletagmanager\.com/,
+    );
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(res.headers['strict-transport-security']).toBeUndefined(); // production only

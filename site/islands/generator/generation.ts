@@ -17,7 +17,7 @@ import {
   type TaskStatusData,
   type TaskStatusResponse,
 } from '../../../server/contracts/video.ts';
-import { track } from '../../lib/analytics.ts';
+import { trackGenerateVideo } from '../../lib/analytics.ts';
 import { api, readApiError, REQUEST_TIMEOUT_MS } from '../../lib/api.ts';
 import { $user, updateUser } from '../../stores/auth.ts';
 import { refreshCredits, setCredits } from '../../stores/credits.ts';
@@ -369,7 +369,7 @@ export async function submitGeneration(input: GenerationInput): Promise<void> {
     const current = $user.get();
     if (current?.id === user.id) updateUser({ ...current, credits: remaining });
   }
-  track('generate_video', { mode: input.mode === 'image' ? 'image_to_video' : 'text_to_video' });
+  trackGenerateVideo(input.mode === 'image' ? 'image_to_video' : 'text_to_video');
   follow(
     { taskId, userId: user.id, mode: input.mode, prompt, startedAt, polls: 0 },
     POLL_INTERVAL_MS,
