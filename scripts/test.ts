@@ -45,6 +45,10 @@ run('astro sync', bin('astro'), ['sync']);
 check('types (tsc)', bin('tsc'), ['--noEmit', '-p', '.']);
 check('types (astro check)', bin('astro'), ['check', '--tsconfig', 'tsconfig.site.json']);
 
+// The site's sample clips, rendered once into the shared cache: every later site build (API
+// tests, the e2e server) then only links them.
+check('sample clips', process.execPath, [path.join(root, 'scripts', 'render-samples.ts')]);
+
 // Vitest
 const vitestJson = path.join(out, 'vitest.json');
 rmSync(vitestJson, { force: true });

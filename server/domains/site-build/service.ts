@@ -18,6 +18,7 @@ import {
   writeManifest,
   type ReleaseManifest,
 } from './release.ts';
+import { ensureSampleClips, placeSampleClips } from './samples.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -26,6 +27,9 @@ const SOURCE_PATHS = [
   'site',
   'content',
   'server/contracts',
+  // The renderer makes the sample clips in every release (see ./samples.ts).
+  'server/domains/video/providers/local-renderer.ts',
+  'server/domains/video/providers/render',
   'astro.config.mjs',
   'package-lock.json',
 ];
@@ -35,12 +39,19 @@ interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-/** A content hash of every site input (paths and bytes), independent of mtimes. */
+/**
+ * A content hash of every site input (paths and bytes, plus the build settings such as the public
+ * origin and PUBLIC_* variables that Astro inlines), independent of mtimes.
+ */
 export async function computeSourceHash(
   root = PROJECT_ROOT,
   extraFiles: string[] = [],
+  settings: Record<string, string> = {},
 ): Promise<string> {
   const hash = createHash('sha256');
+  for (const [key, value] of Object.entries(settings).sort(([a], [b]) => a.localeCompare(b))) {
+    hash.update(`${key}=${value}\0`);
+  }
   for (const file of extraFiles) {
     hash.update(file);
     hash.update(await readFile(file).catch(() => Buffer.alloc(0)));
@@ -81,6 +92,20 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
   const root = opts.projectRoot ?? PROJECT_ROOT;
   let running: Promise<ReleaseManifest> | null = null;
 
+  /**
+   * What `astro build` reads besides files: the origin (canonicals, sitemap) and the PUBLIC_*
+   * variables it inlines (analytics id). A change to any of them makes the live release stale.
+   */
+  function buildSettings(): Record<string, string> {
+    const settings: Record<string, string> = { PUBLIC_SITE_URL: opts.publicSiteUrl };
+    for (const [key, value] of Object.entries({ ...process.env, ...opts.buildEnv })) {
+      if (key.startsWith('PUBLIC_') && key !== 'PUBLIC_SITE_URL' && value !== undefined) {
+        settings[key] = value;
+      }
+    }
+    return settings;
+  }
+
   async function runAstroBuild(outDir: string): Promise<void> {
     const astroBin = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
     await new Promise<void>((resolve, reject) => {
@@ -91,6 +116,8 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
           ...opts.buildEnv,
           ASTRO_OUT_DIR: outDir,
           PUBLIC_SITE_URL: opts.publicSiteUrl,
+          // Always the production bundles (minified React), also when the server runs in development.
+          NODE_ENV: 'production',
           ASTRO_TELEMETRY_DISABLED: '1',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,10 +141,14 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     await mkdir(releases, { recursive: true });
     const id = `${new Date().toISOString().replace(/[-:.TZ]/g, '')}-${process.pid}`;
     const outDir = path.join(releases, id);
-    const sourceHash = await computeSourceHash(root, opts.extraSources);
+    const sourceHash = await computeSourceHash(root, opts.extraSources, buildSettings());
     opts.log.info({ release: id }, 'site build started');
     try {
+      // Sample clips first (cached after the first build): a failed render fails the build.
+      const samples = await ensureSampleClips({ projectRoot: root, log: opts.log });
       await runAstroBuild(outDir);
+      // Before the file list is taken, so /samples/* is served like any release file.
+      await placeSampleClips(samples, outDir);
     } catch (error) {
       await rm(outDir, { recursive: true, force: true });
       opts.log.error(
@@ -159,7 +190,8 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
         const manifest = await readManifest(path.join(siteDirs(opts.dataDir).releases, live));
         if (
           manifest &&
-          manifest.sourceHash === (await computeSourceHash(root, opts.extraSources))
+          manifest.sourceHash ===
+            (await computeSourceHash(root, opts.extraSources, buildSettings()))
         ) {
           return manifest;
         }

@@ -1,0 +1,312 @@
+/**
+ * Sample clips for the public pages: the home gallery, the landing pages and the effects cards
+ * embed short videos of ours, made by the local renderer at build time so the shipped site works
+ * offline on a fresh machine. Renders are cached by prompt and renderer source, so only a new
+ * prompt or a renderer change costs a render; each release gets the files by hard link.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface SampleClip {
+  /** File name stem: `samples/{id}.mp4`, `samples/{id}.jpg`, page `/embed/{id}`. */
+  id: string;
+  /** The text the renderer renders. */
+  prompt: string;
+  /** A human title for the embed page, when the content gives one. */
+  title?: string;
+  /** Where the clip was declared, for error messages. */
+  source: string;
+}
+
+/** A clip rendered into the cache. */
+export interface CachedClip extends SampleClip {
+  video: string;
+  poster: string;
+}
+
+export interface SampleRenderRequest {
+  prompt: string;
+  mode: 'text';
+  outputPath: string;
+  posterPath: string;
+}
+
+export type SampleRenderer = (req: SampleRenderRequest) => Promise<unknown>;
+
+interface Logger {
+  info(obj: object, msg?: string): void;
+}
+
+const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const CONCURRENCY = 2;
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A declared sample we render: it has a prompt and no embed elsewhere (an operator's URL). */
+function localSample(value: unknown, source: string, fallbackTitle?: unknown): SampleClip | null {
+  if (!isObject(value) || typeof value.prompt !== 'string' || value.prompt.trim() === '') {
+    return null;
+  }
+  if (typeof value.embedUrl === 'string' && !value.embedUrl.startsWith('/')) return null;
+  const { id } = value;
+  if (typeof id !== 'string' || !ID.test(id)) {
+    throw new Error(
+      `${source}: sample id ${JSON.stringify(id)} must be lowercase words joined by "-".`,
+    );
+  }
+  const title = [value.title, fallbackTitle].find(
+    (t): t is string => typeof t === 'string' && t !== '',
+  );
+  return { id, prompt: value.prompt, ...(title ? { title } : {}), source };
+}
+
+/**
+ * The sample clips the site content declares, from already-parsed content: gallery entries with
+ * a prompt and a local embed, every landing file's `samples`, and effect cards' `sample`.
+ * Throws on an id declared twice, since both would write the same file.
+ */
+export function sampleClipsFromContent(content: {
+  gallery?: unknown;
+  /** Landing files by name, e.g. `{ 'asmr-video.json': {...} }`. */
+  landings?: Readonly<Record<string, unknown>>;
+  effects?: unknown;
+}): SampleClip[] {
+  const clips: SampleClip[] = [];
+  if (Array.isArray(content.gallery)) {
+    content.gallery.forEach((entry, i) => {
+      const clip = localSample(entry, `content/gallery.json entry ${i}`);
+      if (clip) clips.push(clip);
+    });
+  }
+  for (const [name, landing] of Object.entries(content.landings ?? {}).sort(([a], [b]) =>
+    a.localeCompare(b),
+  )) {
+    const samples = isObject(landing) ? landing.samples : undefined;
+    if (!Array.isArray(samples)) continue;
+    samples.forEach((sample, i) => {
+      const clip = localSample(sample, `content/landings/${name} sample ${i}`);
+      if (clip) clips.push(clip);
+    });
+  }
+  const cards = isObject(content.effects) ? content.effects.cards : undefined;
+  if (Array.isArray(cards)) {
+    cards.forEach((card, i) => {
+      if (!isObject(card)) return;
+      const clip = localSample(card.sample, `content/effects.json card ${i}`, card.title);
+      if (clip) clips.push(clip);
+    });
+  }
+
+  const seen = new Map<string, string>();
+  for (const clip of clips) {
+    const first = seen.get(clip.id);
+    if (first) {
+      throw new Error(
+        `Sample id "${clip.id}" is declared twice (${first} and ${clip.source}); ids name files in /samples, so each must be unique.`,
+      );
+    }
+    seen.set(clip.id, clip.source);
+  }
+  return clips;
+}
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** The sample clips declared under `<root>/content` (missing landing or effects files are fine). */
+export async function collectSampleClips(root: string): Promise<SampleClip[]> {
+  const content = path.join(root, 'content');
+  const landings: Record<string, unknown> = {};
+  const landingDir = path.join(content, 'landings');
+  const names = await readdir(landingDir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+    landings[name] = await readJson(path.join(landingDir, name));
+  }
+  return sampleClipsFromContent({
+    gallery: await readJson(path.join(content, 'gallery.json')),
+    landings,
+    effects: await readJson(path.join(content, 'effects.json')),
+  });
+}
+
+/** The renderer's own source files: when they change, every cached clip is stale. */
+const RENDERER_DIR = fileURLToPath(new URL('../video/providers/', import.meta.url));
+
+async function rendererFingerprint(): Promise<string> {
+  const files = [
+    path.join(RENDERER_DIR, 'local-renderer.ts'),
+    ...(await readdir(path.join(RENDERER_DIR, 'render')))
+      .filter((name) => name.endsWith('.ts'))
+      .sort()
+      .map((name) => path.join(RENDERER_DIR, 'render', name)),
+  ];
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(path.relative(RENDERER_DIR, file));
+    hash.update(await readFile(file));
+  }
+  return hash.digest('hex');
+}
+
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
+
+/** Runs `task` over `items`, at most `limit` at a time; the first failure rejects. */
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export interface EnsureSampleClipsOptions {
+  projectRoot: string;
+  /** Defaults to what `collectSampleClips(projectRoot)` finds. */
+  clips?: readonly SampleClip[];
+  /** Default `<projectRoot>/node_modules/.cache/veo3-samples`, or env SAMPLE_CACHE_DIR. */
+  cacheDir?: string;
+  /** When given, the clips are also placed into `<releaseDir>/samples`. */
+  releaseDir?: string;
+  /** Defaults to the project's local renderer (text mode). */
+  render?: SampleRenderer;
+  log?: Logger;
+}
+
+export function sampleCacheDir(projectRoot: string): string {
+  return (
+    process.env.SAMPLE_CACHE_DIR ?? path.join(projectRoot, 'node_modules', '.cache', 'veo3-samples')
+  );
+}
+
+/** A render directory this old belongs to a build that was killed; a render takes seconds. */
+const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
+async function removeAbandonedRenders(cacheDir: string): Promise<void> {
+  for (const name of await readdir(cacheDir)) {
+    if (!name.startsWith('.tmp-')) continue;
+    const dir = path.join(cacheDir, name);
+    const info = await stat(dir).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > ABANDONED_AFTER_MS) {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+const defaultRender: SampleRenderer = async (req) => {
+  // Loaded on first use: collecting clips (also done by the site's pages) needs no ffmpeg.
+  const { renderLocalVideo } = await import('../video/providers/local-renderer.ts');
+  return renderLocalVideo(req);
+};
+
+/**
+ * Makes sure every sample clip is in the cache, rendering the missing ones two at a time, and
+ * returns where each one is. A render failure rejects (the site build then fails and the live
+ * release stays). Safe to run from two processes at once: each render goes to a private
+ * directory that is renamed into place whole.
+ */
+export async function ensureSampleClips(opts: EnsureSampleClipsOptions): Promise<CachedClip[]> {
+  const clips = opts.clips ?? (await collectSampleClips(opts.projectRoot));
+  const cacheDir = opts.cacheDir ?? sampleCacheDir(opts.projectRoot);
+  const render = opts.render ?? defaultRender;
+  await mkdir(cacheDir, { recursive: true });
+  await removeAbandonedRenders(cacheDir);
+  const fingerprint = await rendererFingerprint();
+  const keyOf = (prompt: string) =>
+    createHash('sha256').update(fingerprint).update('\0').update(prompt, 'utf8').digest('hex');
+
+  const cached: CachedClip[] = clips.map((clip) => {
+    const dir = path.join(cacheDir, keyOf(clip.prompt).slice(0, 32));
+    return { ...clip, video: path.join(dir, 'clip.mp4'), poster: path.join(dir, 'poster.jpg') };
+  });
+  const missing: CachedClip[] = [];
+  const pending = new Set<string>();
+  for (const clip of cached) {
+    const dir = path.dirname(clip.video);
+    // Two ids with the same prompt share one render.
+    if (pending.has(dir)) continue;
+    if (!((await exists(clip.video)) && (await exists(clip.poster)))) {
+      pending.add(dir);
+      missing.push(clip);
+    }
+  }
+
+  const started = Date.now();
+  await eachLimited(missing, CONCURRENCY, async (clip) => {
+    const dir = path.dirname(clip.video);
+    const tmp = path.join(cacheDir, `.tmp-${randomBytes(6).toString('hex')}`);
+    try {
+      await render({
+        prompt: clip.prompt,
+        mode: 'text',
+        outputPath: path.join(tmp, 'clip.mp4'),
+        posterPath: path.join(tmp, 'poster.jpg'),
+      });
+      await rename(tmp, dir).catch(async (error: NodeJS.ErrnoException) => {
+        if (!['EEXIST', 'ENOTEMPTY'].includes(error.code ?? '')) throw error;
+        // Another build rendered the same clip meanwhile: keep theirs if it is whole.
+        if ((await exists(clip.video)) && (await exists(clip.poster))) return;
+        await rm(dir, { recursive: true, force: true });
+        await rename(tmp, dir);
+      });
+    } catch (error) {
+      throw new Error(`Rendering sample clip "${clip.id}" (${clip.source}) failed`, {
+        cause: error,
+      });
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+  opts.log?.info(
+    { clips: cached.length, rendered: missing.length, durationMs: Date.now() - started },
+    'sample clips ready',
+  );
+
+  if (opts.releaseDir) await placeSampleClips(cached, opts.releaseDir);
+  return cached;
+}
+
+/** Hard-links (or, across file systems, copies) each clip into `<releaseDir>/samples/`. */
+export async function placeSampleClips(
+  clips: readonly CachedClip[],
+  releaseDir: string,
+): Promise<void> {
+  const dir = path.join(releaseDir, 'samples');
+  await mkdir(dir, { recursive: true });
+  for (const clip of clips) {
+    for (const [from, name] of [
+      [clip.video, `${clip.id}.mp4`],
+      [clip.poster, `${clip.id}.jpg`],
+    ] as const) {
+      const to = path.join(dir, name);
+      await rm(to, { force: true });
+      await link(from, to).catch(async (error: NodeJS.ErrnoException) => {
+        if (!['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes(error.code ?? '')) throw error;
+        await copyFile(from, to);
+      });
+    }
+  }
+}

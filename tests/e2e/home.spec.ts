@@ -1,0 +1,168 @@
+import { expect, test, type Page } from '@playwright/test';
+import gallery from '../../content/gallery.json' with { type: 'json' };
+
+/** The home page (spec 2 "Home gallery", 1): hero, gallery filter and paging, FAQ, embed pages. */
+
+const galleryRegion = (page: Page) => page.getByRole('region', { name: 'Made with Veo3 Studio' });
+const filters = (page: Page) => page.getByRole('group', { name: 'Filter videos by category' });
+const visibleFrames = (page: Page) =>
+  galleryRegion(page).locator('iframe').filter({ visible: true });
+const visibleCards = (page: Page) =>
+  galleryRegion(page).locator('li[data-category]').filter({ visible: true });
+
+test('Try Now goes to the generator', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await page.getByRole('link', { name: 'Try Now' }).click();
+  await page.waitForURL((url) => url.pathname === '/text-to-veo3-video');
+});
+
+test.describe('gallery', () => {
+  test('shows 8 videos, More Videos adds 4, a category resets to 4 of that category', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await expect(filters(page).getByRole('button')).toHaveText([
+      'All',
+      'Animation',
+      'Product',
+      'Movie',
+      'Talk Show',
+      'Other',
+    ]);
+    await expect(visibleFrames(page)).toHaveCount(8);
+    await expect(filters(page).getByRole('button', { name: 'All' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+
+    const more = galleryRegion(page).getByRole('button', { name: 'More Videos' });
+    await more.click();
+    await expect(visibleFrames(page)).toHaveCount(12);
+    await expect(galleryRegion(page).getByRole('status')).toHaveText('Showing 12 of 30 videos');
+
+    for (const category of ['Product', 'Talk Show', 'Animation']) {
+      await filters(page).getByRole('button', { name: category, exact: true }).click();
+      const inCategory = gallery.filter((entry) => entry.category === category).length;
+      await expect(visibleCards(page)).toHaveCount(Math.min(4, inCategory));
+      const shown = await visibleCards(page).evaluateAll((cards) =>
+        cards.map((card) => card.getAttribute('data-category')),
+      );
+      expect(shown.every((c) => c === category)).toBe(true);
+      await expect(
+        filters(page).getByRole('button', { name: category, exact: true }),
+      ).toHaveAttribute('aria-pressed', 'true');
+      await expect(filters(page).getByRole('button', { name: 'All' })).toHaveAttribute(
+        'aria-pressed',
+        'false',
+      );
+    }
+
+    // More Videos within a category, until it runs out and the button goes away.
+    const animation = gallery.filter((entry) => entry.category === 'Animation').length;
+    await more.click();
+    await expect(visibleCards(page)).toHaveCount(Math.min(8, animation));
+    if (animation <= 8) await expect(more).toBeHidden();
+  });
+
+  test('each frame is 550 px high, lazy, titled with the video and its creator', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const first = visibleFrames(page).first();
+    await expect(first).toHaveAttribute('loading', 'lazy');
+    await expect(first).toHaveAttribute('title', `${gallery[0]!.title} by ${gallery[0]!.creator}`);
+    const box = await first.boundingBox();
+    expect(box?.height).toBe(550);
+  });
+
+  test('the loading fallback hides when the frame loads', async ({ page }) => {
+    await page.goto('/');
+    const card = galleryRegion(page).locator('li[data-category]').first();
+    await expect(card).toHaveAttribute('data-loaded', '');
+    await expect(card.locator('.gallery__fallback')).toBeHidden();
+  });
+
+  test('the loading fallback shows for at most 3 s when a frame never loads', async ({ page }) => {
+    const { id } = gallery[1]!;
+    // Hold the second card's embed page forever.
+    await page.route(`**/embed/${id}`, () => new Promise<void>(() => {}));
+    const started = Date.now();
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    const card = galleryRegion(page).locator('li[data-category]').nth(1);
+    const fallback = card.locator('.gallery__fallback');
+    if (Date.now() - started < 2_000) await expect(fallback).toBeVisible();
+    await expect(fallback).toContainText('Loading video');
+    await expect(fallback).toBeHidden({ timeout: 4_000 });
+    await expect(card).not.toHaveAttribute('data-loaded');
+  });
+});
+
+test.describe('FAQ', () => {
+  test('opening one question closes the other', async ({ page }) => {
+    await page.goto('/');
+    await expectOneOpenAtATime(page);
+  });
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('still opens one question at a time', async ({ page }) => {
+      await page.goto('/');
+      await expectOneOpenAtATime(page);
+    });
+
+    test('shows every gallery video, with no controls that cannot work', async ({ page }) => {
+      await page.goto('/');
+      await expect(visibleFrames(page)).toHaveCount(gallery.length);
+      await expect(filters(page)).toBeHidden();
+    });
+  });
+});
+
+async function expectOneOpenAtATime(page: Page) {
+  const faq = page.getByRole('region', { name: 'Frequently asked questions' });
+  const items = faq.locator('details');
+  await expect(items).toHaveCount(6);
+  await expect(items.nth(0)).toHaveAttribute('open', '');
+  // The second question is about the price of a video.
+  await faq.locator('summary').nth(1).click();
+  await expect(items.nth(1)).toHaveAttribute('open', '');
+  await expect(items.nth(0)).not.toHaveAttribute('open');
+  await expect(faq.locator('details[open]')).toHaveCount(1);
+  await expect(items.nth(1)).toContainText('17 credits');
+  await faq.locator('summary').nth(5).click();
+  await expect(items.nth(1)).not.toHaveAttribute('open');
+  await expect(items.nth(5)).toContainText('Refund Policy');
+}
+
+test('an embed page plays its sample clip, served as video/mp4', async ({ page, request }) => {
+  const { id, title } = gallery[0]!;
+  const response = await request.get(`/samples/${id}.mp4`);
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toBe('video/mp4');
+  const poster = await request.get(`/samples/${id}.jpg`);
+  expect(poster.status()).toBe(200);
+  expect(poster.headers()['content-type']).toBe('image/jpeg');
+
+  await page.goto(`/embed/${id}`);
+  await expect(page).toHaveTitle(new RegExp(title));
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+  const video = page.getByLabel(`${title}, 8-second video with sound`);
+  await expect(video).toHaveAttribute('src', `/samples/${id}.mp4`);
+  await video.evaluate((el: HTMLVideoElement) => {
+    // The page says preload="none"; ask for metadata the way pressing play would.
+    el.preload = 'metadata';
+    el.load();
+  });
+  await expect
+    .poll(() => video.evaluate((el: HTMLVideoElement) => el.readyState), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(1);
+  expect(await video.evaluate((el: HTMLVideoElement) => el.duration)).toBeCloseTo(8, 0);
+});
+
+test('the home page frames its embed pages (same-origin framing is allowed)', async ({ page }) => {
+  await page.goto('/');
+  const frame = page.frameLocator(`iframe[src="/embed/${gallery[0]!.id}"]`);
+  await expect(frame.locator('video')).toHaveAttribute('poster', `/samples/${gallery[0]!.id}.jpg`);
+});
