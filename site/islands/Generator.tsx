@@ -27,12 +27,12 @@ import {
 } from './generator/generation.ts';
 import ImageUpload, { type ImageChoice } from './generator/ImageUpload.tsx';
 import ModeTabs, { tabId } from './generator/ModeTabs.tsx';
+import { PROMPT_MAX_LENGTH, promptFromSearch } from './generator/prompt-prefill.ts';
 import ResultPanel from './generator/ResultPanel.tsx';
 
 /** Hydrate with the stores' initial values (what the pre-rendered HTML shows), then go live. */
 const HYDRATE = { ssr: 'initial' } as const;
 
-export const PROMPT_MAX_LENGTH = 2000;
 /** Below this width the result panel sits under the form, so it is scrolled into view. */
 const ONE_COLUMN_QUERY = '(max-width: 899px)';
 
@@ -61,6 +61,11 @@ function subscribeToUrl(onChange: () => void): () => void {
 
 function modeFromUrl(): GeneratorMode {
   return new URLSearchParams(window.location.search).get('type') === 'image' ? 'image' : 'text';
+}
+
+/** The prompt a link asked for (`?prompt=`, from effect cards and landing pages). */
+function promptFromUrl(): string {
+  return promptFromSearch(window.location.search);
 }
 
 /** Switching tabs rewrites `?type=` in place, keeping the other parameters. */
@@ -152,7 +157,11 @@ export default function Generator({ children }: GeneratorProps) {
   const generation = useStore($generation, HYDRATE);
   const mode = useSyncExternalStore<GeneratorMode>(subscribeToUrl, modeFromUrl, () => 'text');
 
-  const [prompt, setPrompt] = useState('');
+  const linkedPrompt = useSyncExternalStore(subscribeToUrl, promptFromUrl, () => '');
+  // Until the user edits it, the prompt is the one the link asked for. Read through the URL
+  // store (not an effect) so hydration matches the empty server render and then fills in.
+  const [typedPrompt, setPrompt] = useState<string | null>(null);
+  const prompt = typedPrompt ?? linkedPrompt;
   const [image, setImage] = useState<ImageChoice | null>(null);
   const [formError, setFormError] = useState<{ message: string; field: ErrorField } | null>(null);
 
@@ -179,6 +188,14 @@ export default function Generator({ children }: GeneratorProps) {
       previewUrls.clear();
     };
   }, [previewUrls]);
+
+  useEffect(() => {
+    // Text typed into the server-rendered textarea before this island went live is the user's
+    // prompt: keep it rather than losing it to the empty initial state (slow phones).
+    const early = promptRef.current?.value ?? '';
+    if (early !== '' && early !== promptFromUrl())
+      setPrompt((current) => current ?? early.slice(0, PROMPT_MAX_LENGTH));
+  }, []);
 
   useEffect(() => {
     // Wait for the stored session; then follow it (and resume a task after a reload).

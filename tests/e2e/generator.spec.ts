@@ -4,6 +4,14 @@ import sharp from 'sharp';
 const uniqueEmail = (tag: string) =>
   `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
+/** Opens the generator and waits until its island is live (Astro drops `ssr` once hydrated). */
+async function openGenerator(page: Page, query = '') {
+  await page.goto(`/text-to-veo3-video${query}`);
+  await page
+    .locator('astro-island[component-url*="Generator"]:not([ssr])')
+    .waitFor({ state: 'attached', timeout: 20_000 });
+}
+
 /** Signs in through the API, buys credits through the local checkout, stores the session. */
 async function signInWithCredits(page: Page, packs: Array<'starter'>) {
   const res = await page.request.post('/api/auth/local', {
@@ -55,7 +63,7 @@ test.describe('generator', () => {
 
   test('text to video: generate, play, download, and find it in history', async ({ page }) => {
     await signInWithCredits(page, ['starter']);
-    await page.goto('/text-to-veo3-video');
+    await openGenerator(page);
     await expect(page.getByTestId('tab-text')).toHaveAttribute('aria-selected', 'true');
     await page.getByTestId('prompt').fill('A paper boat drifting down a rainy street at night');
     await page.getByTestId('generate-button').click();
@@ -79,7 +87,7 @@ test.describe('generator', () => {
 
   test('image to video animates an uploaded PNG', async ({ page }) => {
     await signInWithCredits(page, ['starter']);
-    await page.goto('/text-to-veo3-video?type=image');
+    await openGenerator(page, '?type=image');
     await expect(page.getByTestId('tab-image')).toHaveAttribute('aria-selected', 'true');
     const png = await sharp({
       create: { width: 800, height: 600, channels: 3, background: { r: 30, g: 90, b: 220 } },
@@ -122,7 +130,7 @@ test.describe('generator', () => {
 
   test('without enough credits the button area offers Buy Credits', async ({ page }) => {
     await signInWithCredits(page, []);
-    await page.goto('/text-to-veo3-video');
+    await openGenerator(page);
     const hint = page.getByTestId('credit-hint');
     await expect(hint).toContainText('Not enough credits (0/17)');
     await expect(hint.getByRole('link', { name: 'Buy Credits' })).toHaveAttribute(
@@ -132,13 +140,13 @@ test.describe('generator', () => {
   });
 
   test('logged out the button area asks to log in', async ({ page }) => {
-    await page.goto('/text-to-veo3-video');
+    await openGenerator(page);
     await expect(page.getByTestId('credit-hint')).toContainText('Please login to generate videos');
   });
 
   test('a failed video shows the error panel and its 17 credits come back', async ({ page }) => {
     const { token } = await signInWithCredits(page, ['starter']);
-    await page.goto('/text-to-veo3-video');
+    await openGenerator(page);
     await page.getByTestId('prompt').fill('FAIL: this one breaks on purpose');
     await page.getByTestId('generate-button').click();
     // The failure (and its refund) can come before the header shows 313, so the ledger is
