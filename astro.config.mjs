@@ -19,8 +19,11 @@ export default defineConfig({
   integrations: [
     react(),
     sitemap({
+      // Only pages meant for search results: not the noindex ones (sign-in, private, utility).
       filter: (page) =>
-        !/\/(login|404|video-history|blog-admin|admin|blog\/article-shell)$/.test(page),
+        !/^\/(login|404|video-history|blog-admin|admin(\/.*)?|blog\/article-shell|embed\/.*)$/.test(
+          new URL(page).pathname,
+        ),
     }),
   ],
   vite: {

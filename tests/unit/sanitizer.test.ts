@@ -330,12 +330,21 @@ describe('sanitizePostHtml: what is removed and what stays', () => {
     else expect(out).toBe('<p></p>');
   });
 
+  it("marks an image without alt text as decorative and keeps an author's alt text", () => {
+    expect(sanitizePostHtml('<p><img src="/uploads/a.png"></p>')).toBe(
+      '<p><img alt="" src="/uploads/a.png" /></p>',
+    );
+    expect(sanitizePostHtml('<p><img src="/uploads/a.png" alt="A red fox"></p>')).toBe(
+      '<p><img alt="A red fox" src="/uploads/a.png" /></p>',
+    );
+  });
+
   it('keeps only size declarations in an image style', () => {
     expect(
       sanitizePostHtml(
         '<img src="/uploads/a.png" style="width: 100%; max-width: 800px; height: auto; float: left; border: 1px solid red">',
       ),
-    ).toBe('<img style="width:100%;max-width:800px;height:auto" src="/uploads/a.png" />');
+    ).toBe('<img alt="" style="width:100%;max-width:800px;height:auto" src="/uploads/a.png" />');
   });
 
   it.each([
@@ -430,8 +439,8 @@ const EVERY_TOOLBAR_FORMAT = `
   <a href="mailto:hi@example.com" rel="noopener noreferrer" target="_blank">mail</a>,
   <a href="tel:+15551234567" rel="noopener noreferrer" target="_blank">call</a></p>
 <p><img src="https://cdn.example.com/a.png" style="width: 100%; max-width: 800px; height: auto;" alt="A"></p>
-<p><img src="/uploads/2026/07/b.webp" style="width: 100%; max-width: 800px; height: auto;" width="640" height="360"></p>
-<p><img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==" style="width: 100%; max-width: 800px; height: auto;"></p>
+<p><img alt="" src="/uploads/2026/07/b.webp" style="width: 100%; max-width: 800px; height: auto;" width="640" height="360"></p>
+<p><img alt="" src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==" style="width: 100%; max-width: 800px; height: auto;"></p>
 <iframe class="ql-video" frameborder="0" allowfullscreen="true" src="https://www.youtube.com/embed/dQw4w9WgXcQ?showinfo=0"></iframe>
 <iframe class="ql-video" frameborder="0" allowfullscreen="true" src="https://player.vimeo.com/video/76979871/"></iframe>
 <blockquote>A quote</blockquote>

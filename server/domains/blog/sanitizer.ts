@@ -128,7 +128,9 @@ const transformTags: Record<string, (tagName: string, attribs: Attributes) => Ta
     const src = safeImageSrc(attribs.src);
     // Without src the exclusive filter drops the image.
     if (src === null) return { tagName, attribs: {} };
-    const out: Attributes = { ...pick(attribs, ['alt', 'style']), src };
+    // An image the editor inserted without alt text is announced as decorative (alt=""), not
+    // read out as its file name; authors who describe it keep their text.
+    const out: Attributes = { alt: attribs.alt ?? '', ...pick(attribs, ['alt', 'style']), src };
     for (const dimension of ['width', 'height']) {
       const value = attribs[dimension]?.trim();
       if (value !== undefined && DIMENSION_ATTR_RE.test(value)) out[dimension] = value;

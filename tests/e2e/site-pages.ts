@@ -1,0 +1,102 @@
+/**
+ * The page lists the site-wide specs (seo, a11y, links, layout, screenshots) walk. Public pages
+ * come from the built sitemap, so a new page is checked as soon as it is published; the spec's
+ * routes are asserted to be among them (seo.spec.ts). Every built page comes from the live
+ * release's manifest, in the data directory the e2e server runs on (playwright.config.ts).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { APIRequestContext, Page } from '@playwright/test';
+
+const readJson = <T>(file: string): T =>
+  JSON.parse(readFileSync(new URL(`../../content/${file}`, import.meta.url), 'utf8')) as T;
+
+const site = readJson<{ product: string }>('site.json');
+
+/** Spec 2 Routes: /text-to-{product}-video. */
+export const GENERATOR_PATH = `/text-to-${site.product}-video`;
+
+/** Spec 2 Routes: every public page, as the spec names them. */
+export const SPEC_PUBLIC_ROUTES = [
+  '/',
+  '/pricing',
+  GENERATOR_PATH,
+  '/blog',
+  '/video-effects',
+  '/ai-french-kissing',
+  '/asmr-video',
+  '/terms-of-service',
+  '/privacy-policy',
+  '/refund-policy',
+] as const;
+
+/** Pages that need sign-in or are utilities: noindex and out of the sitemap. */
+export const PRIVATE_PAGES = [
+  '/login',
+  '/video-history',
+  '/blog-admin',
+  '/admin',
+  '/blog/article-shell',
+  '/404',
+] as const;
+
+/** Private pages a signed-out visitor stays on (the others send the browser elsewhere). */
+export const SIGNED_OUT_PAGES = ['/login', '/video-history'] as const;
+
+/**
+ * The path of every HTML page in the live release (`/`, `/pricing`, `/embed/{id}`, `/404`…),
+ * read from its manifest, so pages no other page links to are checked too.
+ */
+export function builtPages(): string[] {
+  // Relative to the project root, as playwright.config.ts hands it to the server.
+  const root = path.resolve(import.meta.dirname, '../..');
+  const dataDir = path.resolve(root, process.env.E2E_DATA_DIR ?? '.test-output/e2e-data');
+  const manifest = JSON.parse(
+    readFileSync(path.join(dataDir, 'site/current/release.json'), 'utf8'),
+  ) as { files: string[] };
+  return manifest.files
+    .filter((file) => file.endsWith('.html'))
+    .map((file) => (file === 'index.html' ? '/' : `/${file.replace(/\.html$/, '')}`))
+    .sort();
+}
+
+/** The URL a page path is served at: /404 is only served as /404.html (other paths get a 404). */
+export const servedAt = (pagePath: string) => (pagePath === '/404' ? '/404.html' : pagePath);
+
+/** The page URLs listed in the built sitemap, as `{ loc, path }`. */
+export async function sitemapEntries(
+  request: APIRequestContext,
+): Promise<{ loc: string; path: string }[]> {
+  const response = await request.get('/sitemap-0.xml');
+  if (!response.ok()) throw new Error(`/sitemap-0.xml answered ${response.status()}`);
+  const xml = await response.text();
+  return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => {
+    const url = new URL(loc!.trim());
+    return { loc: url.href, path: url.pathname };
+  });
+}
+
+/** The paths of every public page (from the sitemap). */
+export async function publicPaths(request: APIRequestContext): Promise<string[]> {
+  return (await sitemapEntries(request)).map((entry) => entry.path);
+}
+
+/** A file-system-safe name for a path: `/` → `home`, `/blog/my-post` → `blog-my-post`. */
+export function pageName(path: string): string {
+  return path === '/' ? 'home' : path.replace(/^\//, '').replace(/[^\w-]+/g, '-');
+}
+
+/**
+ * Waits until a page has settled: loaded, the network quiet for a moment (or 5 s have passed:
+ * the gallery's videos may keep streaming), and the `client:load` and `client:idle` islands
+ * hydrated (Astro drops their `ssr` attribute then).
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
+  await page
+    .locator('astro-island[ssr]:is([client="load"], [client="idle"])')
+    .first()
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => {});
+}
