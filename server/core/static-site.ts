@@ -1,13 +1,19 @@
 /**
  * Serves the live static release (DATA_DIR/site/current) from the API's port. Pretty URLs map
  * to Astro's `build.format: 'file'` output (/login → login.html); unknown paths get the
- * release's 404.html, which sends the browser to / (spec: Routes).
+ * release's 404.html, which sends the browser to / (spec: Routes). Text files go out Brotli- or
+ * gzip-compressed when the browser accepts it; hashed /_astro/ assets are cached for a year.
  */
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { readManifest, siteDirs } from '../domains/site-build/release.ts';
+import {
+  compressibleType,
+  createCompressionCache,
+  negotiateEncoding,
+} from './static-compression.ts';
 
 export interface LiveRelease {
   /** Files of the live release; empty before the first build. */
@@ -41,6 +47,13 @@ export function resolveSitePath(urlPath: string, files: Set<string>): string | n
   return null;
 }
 
+/** If-None-Match names this validator (or `*`); weak and strong forms compare equal. */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
 export type SiteFallback = (
   urlPath: string,
 ) => Promise<{ redirect: string } | { file: string; status: number } | null>;
@@ -50,23 +63,52 @@ export const staticSitePlugin = fp(
     app: FastifyInstance,
     opts: { dataDir: string; release: LiveRelease; fallback?: SiteFallback },
   ) => {
-    const root = siteDirs(opts.dataDir).current;
+    const { current: root, releases } = siteDirs(opts.dataDir);
     await app.register(fastifyStatic, { root, serve: false, etag: true, lastModified: true });
+    const compressed = createCompressionCache();
 
-    const send = (reply: FastifyReply, file: string, status = 200) => {
+    const send = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      file: string,
+      status = 200,
+    ) => {
+      // Astro puts a content hash in every /_astro/ name, so those bytes never change.
       const immutable = file.startsWith('_astro/');
       reply.header(
         'cache-control',
         immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
       );
-      return reply.status(status).sendFile(file, path.join(root), { cacheControl: false });
+      const type = compressibleType(file);
+      const encoding = type ? negotiateEncoding(request.headers['accept-encoding']) : null;
+      // Shared caches must keep the compressed and the plain answer apart.
+      if (type) reply.header('vary', 'Accept-Encoding');
+      const releaseId = opts.release.id;
+      if (type && encoding && releaseId) {
+        // Read from the release's own folder: its id keys the cache, and `current` may switch.
+        const packed = await compressed
+          .get(path.join(releases, releaseId, file), encoding)
+          .catch(() => null);
+        if (packed) {
+          reply.header('etag', packed.etag);
+          if (status === 200 && matchesEtag(request.headers['if-none-match'], packed.etag)) {
+            return reply.status(304).send();
+          }
+          return reply
+            .status(status)
+            .header('content-type', type)
+            .header('content-encoding', encoding)
+            .send(packed.body);
+        }
+      }
+      return reply.status(status).sendFile(file, root, { cacheControl: false });
     };
 
-    const handler = async (request: { url: string }, reply: FastifyReply) => {
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const urlPath = request.url.split('?')[0] ?? '/';
       if (urlPath.startsWith('/api/')) return reply.callNotFound();
       const file = resolveSitePath(urlPath, opts.release.files);
-      if (file) return send(reply, file);
+      if (file) return send(request, reply, file);
       // '/pricing/' → '/pricing': one canonical form for every page.
       if (urlPath.length > 1 && urlPath.endsWith('/')) {
         const trimmed = urlPath.replace(/\/+$/, '');
@@ -78,8 +120,8 @@ export const staticSitePlugin = fp(
       const fallback = await opts.fallback?.(urlPath);
       if (fallback && 'redirect' in fallback) return reply.redirect(fallback.redirect, 301);
       if (fallback && opts.release.files.has(fallback.file))
-        return send(reply, fallback.file, fallback.status);
-      if (opts.release.files.has('404.html')) return send(reply, '404.html', 404);
+        return send(request, reply, fallback.file, fallback.status);
+      if (opts.release.files.has('404.html')) return send(request, reply, '404.html', 404);
       return reply
         .status(503)
         .type('text/plain; charset=utf-8')

@@ -7,6 +7,7 @@
  * - Money paths: video submit latency at 20 and 100 concurrent users, checkout creation p99.
  * - Local render of one 8 s clip (wall time and ratio to 8 s).
  * - Site build with 1,000 published posts, and publish-to-live with 1,000 posts.
+ * - Lighthouse scores, layout shift and JavaScript weight of the public pages (lighthouse.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,6 +20,7 @@ import pg from 'pg';
 import { renderLocalVideo } from '../../server/domains/video/providers/local-renderer.ts';
 import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
 import type { PostsSnapshot } from '../../server/contracts/blog.ts';
+import { lighthouseBench } from './lighthouse.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -44,7 +46,7 @@ interface Figure {
 }
 const rows: Row[] = [];
 const figures: Figure[] = [];
-/** BENCH_ONLY=api,render,build,publish runs some sections (all by default). */
+/** BENCH_ONLY=api,render,build,publish,lighthouse runs some sections (all by default). */
 const only = process.env.BENCH_ONLY?.split(',');
 const want = (section: string) => !only || only.includes(section);
 
@@ -445,6 +447,13 @@ if (want('publish')) {
   }
 }
 
+// 5. Lighthouse budgets of the public pages (issue 6).
+let lighthouse: Awaited<ReturnType<typeof lighthouseBench>> | null = null;
+if (want('lighthouse')) {
+  lighthouse = await lighthouseBench(startProcess);
+  figures.push(...lighthouse.figures);
+}
+
 const table = [
   `${connections} connections, ${duration} s each`,
   '',
@@ -462,11 +471,18 @@ const table = [
       `| ${f.name} | ${f.value} ${f.unit} | ${f.goal ? `${f.goal} ${f.met ? '✓' : '✗'}` : ''} |`,
   ),
 ].join('\n');
-console.log(`\n${table}`);
+console.log(`\n${table}${lighthouse ? `\n\n${lighthouse.table}` : ''}`);
 writeFileSync(
   path.join(root, 'bench-results.json'),
   JSON.stringify(
-    { takenAt: new Date().toISOString(), connections, durationSeconds: duration, rows, figures },
+    {
+      takenAt: new Date().toISOString(),
+      connections,
+      durationSeconds: duration,
+      rows,
+      figures,
+      ...(lighthouse ? { lighthouse: lighthouse.pages } : {}),
+    },
     null,
     2,
   ),

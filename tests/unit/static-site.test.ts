@@ -1,9 +1,28 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { resolveSitePath } from '../../server/core/static-site.ts';
-import { inlineScriptHashes, listFiles } from '../../server/domains/site-build/release.ts';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  loadLiveRelease,
+  matchesEtag,
+  resolveSitePath,
+  staticSitePlugin,
+  type LiveRelease,
+} from '../../server/core/static-site.ts';
+import {
+  compressibleType,
+  createCompressionCache,
+  negotiateEncoding,
+} from '../../server/core/static-compression.ts';
+import {
+  inlineScriptHashes,
+  listFiles,
+  siteDirs,
+  switchCurrent,
+  writeManifest,
+} from '../../server/domains/site-build/release.ts';
 
 const files = new Set([
   'index.html',
@@ -48,5 +67,170 @@ describe('inlineScriptHashes', () => {
     expect(await inlineScriptHashes(dir, listed)).toEqual([
       'sha256-CihokcEcBW4atb/CW/XWsvWwbTjqwQlE9nj9ii5ww5M=',
     ]);
+  });
+});
+
+describe('negotiateEncoding', () => {
+  it.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip, deflate', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0.5, gzip;q=1', 'br'],
+    ['*', 'br'],
+    ['*;q=0, gzip', 'gzip'],
+    ['identity', null],
+    ['gzip;q=0, br;q=0', null],
+    ['', null],
+    [undefined, null],
+  ])('Accept-Encoding %j answers with %s', (header, expected) => {
+    expect(negotiateEncoding(header)).toBe(expected);
+  });
+});
+
+describe('compressibleType', () => {
+  it.each([
+    ['index.html', 'text/html; charset=UTF-8'],
+    ['_astro/client.abc.js', 'application/javascript; charset=UTF-8'],
+    ['_astro/BaseLayout.abc.css', 'text/css; charset=UTF-8'],
+    ['favicon.svg', 'image/svg+xml'],
+    ['sitemap-0.xml', 'application/xml'],
+    ['images/cover.webp', null],
+    ['media/clip.mp4', null],
+    ['README', null],
+  ])('%s → %s', (file, expected) => {
+    expect(compressibleType(file)).toBe(expected);
+  });
+});
+
+describe('matchesEtag', () => {
+  it.each([
+    ['"abc-br"', '"abc-br"', true],
+    ['W/"abc-br"', '"abc-br"', true],
+    ['"x", "abc-br"', '"abc-br"', true],
+    ['*', '"abc-br"', true],
+    ['"abc-gzip"', '"abc-br"', false],
+    [undefined, '"abc-br"', false],
+  ])('If-None-Match %j against %s: %s', (header, etag, expected) => {
+    expect(matchesEtag(header, etag)).toBe(expected);
+  });
+});
+
+describe('createCompressionCache', () => {
+  it('compresses each file once and forgets the least recently used past its byte limit', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'compress-'));
+    const names = ['a.js', 'b.js', 'c.js'];
+    for (const [i, name] of names.entries()) {
+      await writeFile(path.join(dir, name), `export const v${i} = "${'x'.repeat(4000)}";\n`);
+    }
+    const one = (await createCompressionCache().get(path.join(dir, 'a.js'), 'gzip'))!.body.length;
+    const cache = createCompressionCache(one * 2);
+    const [first, again] = await Promise.all([
+      cache.get(path.join(dir, 'a.js'), 'br'),
+      cache.get(path.join(dir, 'a.js'), 'br'),
+    ]);
+    expect(again).toBe(first);
+    await cache.get(path.join(dir, 'a.js'), 'gzip');
+    await cache.get(path.join(dir, 'b.js'), 'gzip');
+    await cache.get(path.join(dir, 'c.js'), 'gzip');
+    expect(cache.size).toBeLessThanOrEqual(one * 2);
+  });
+
+  it('leaves files alone that are too small to gain from it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'compress-'));
+    await writeFile(path.join(dir, 'tiny.js'), 'export{};');
+    expect(await createCompressionCache().get(path.join(dir, 'tiny.js'), 'br')).toBeNull();
+  });
+});
+
+describe('static release serving', () => {
+  const script = `export function hello(name) { return "Hello, " + name; }\n${'// padding that compresses well\n'.repeat(200)}`;
+  const page = `<!doctype html><title>Home</title>${'<p>Make an 8-second video with sound.</p>'.repeat(100)}`;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'static-site-'));
+    const dir = path.join(siteDirs(dataDir).releases, 'r1');
+    await mkdir(path.join(dir, '_astro'), { recursive: true });
+    await writeFile(path.join(dir, 'index.html'), page);
+    await writeFile(path.join(dir, '404.html'), page.replace('Home', 'Not found'));
+    await writeFile(path.join(dir, '_astro', 'app.abc123.js'), script);
+    await writeFile(path.join(dir, 'logo.png'), Buffer.alloc(4096, 7));
+    const files = await listFiles(dir);
+    await writeManifest(dir, {
+      id: 'r1',
+      builtAt: new Date().toISOString(),
+      sourceHash: 'test',
+      durationMs: 0,
+      files,
+      inlineScriptHashes: [],
+    });
+    await switchCurrent(dataDir, 'r1');
+    const release: LiveRelease = { files: new Set(), inlineScriptHashes: [], id: null };
+    await loadLiveRelease(dataDir, release);
+    app = Fastify();
+    await app.register(staticSitePlugin, { dataDir, release });
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('sends hashed scripts Brotli-compressed, cached for a year, varying on Accept-Encoding', async () => {
+    const res = await app.inject({
+      url: '/_astro/app.abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toBe('application/javascript; charset=UTF-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['vary']).toBe('Accept-Encoding');
+    expect(res.rawPayload.length).toBeLessThan(script.length / 4);
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(script);
+  });
+
+  it('sends gzip to a client without Brotli, and must-revalidate pages', async () => {
+    const res = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['content-type']).toBe('text/html; charset=UTF-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    expect(gunzipSync(res.rawPayload).toString()).toBe(page);
+  });
+
+  it('sends the plain file to a client that accepts no compression', async () => {
+    const res = await app.inject({ url: '/_astro/app.abc123.js' });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['vary']).toBe('Accept-Encoding');
+    expect(res.body).toBe(script);
+  });
+
+  it('answers 304 when the compressed validator is still fresh', async () => {
+    const first = await app.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
+    const etag = first.headers['etag'] as string;
+    expect(etag).toMatch(/-br"$/);
+    const again = await app.inject({
+      url: '/',
+      headers: { 'accept-encoding': 'br', 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    const otherEncoding = await app.inject({
+      url: '/',
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
+    });
+    expect(otherEncoding.statusCode).toBe(200);
+  });
+
+  it('compresses the 404 page and keeps its status', async () => {
+    const res = await app.inject({ url: '/no-such-page', headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toContain('Not found');
+  });
+
+  it('never recompresses images', async () => {
+    const res = await app.inject({ url: '/logo.png', headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['vary']).toBeUndefined();
+    expect(res.rawPayload.length).toBe(4096);
   });
 });
