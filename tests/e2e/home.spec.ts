@@ -79,7 +79,9 @@ test.describe('gallery', () => {
   test('the loading fallback hides when the frame loads', async ({ page }) => {
     await page.goto('/');
     const card = galleryRegion(page).locator('li[data-category]').first();
-    await expect(card).toHaveAttribute('data-loaded', '');
+    // The frames are lazy: bring the first one into view, and allow a slow machine its time.
+    await card.scrollIntoViewIfNeeded();
+    await expect(card).toHaveAttribute('data-loaded', '', { timeout: 15_000 });
     await expect(card.locator('.gallery__fallback')).toBeHidden();
   });
 
