@@ -2,16 +2,16 @@
  * Audit log: every change made through the admin API or CLI (the admin_actions table), newest
  * first, with who made it, on whom, and the details recorded with it (amount, reason…).
  */
-import { useCallback, useState } from 'react';
 import type { AdminAction } from '../../../server/contracts/admin.ts';
 import { listAdminActions } from '../../lib/admin-api.ts';
+import AdminView, { RefreshButton } from './AdminView.tsx';
 import { humanize } from './Badge.tsx';
-import { formatDateTime, formatSigned } from './format.ts';
-import { Empty, Loading, LoadError } from './ListStates.tsx';
-import Pager, { rangeText } from './Pager.tsx';
+import { dateColumn, type Column } from './DataTable.tsx';
+import { formatSigned } from './format.ts';
+import { Empty } from './ListStates.tsx';
+import PagedTable from './PagedTable.tsx';
 import { userHref } from './route.ts';
-import TableScroll from './TableScroll.tsx';
-import { useAdminData } from './use-admin-data.ts';
+import { usePagedList } from './use-admin-data.ts';
 
 const PAGE_SIZE = 20;
 
@@ -64,102 +64,49 @@ function Details({ details }: { details: AdminAction['details'] }) {
   );
 }
 
-export default function AuditLogView() {
-  const [offset, setOffset] = useState(0);
-  const load = useCallback(() => listAdminActions({ offset, limit: PAGE_SIZE }), [offset]);
-  const { data, loading, error, reload } = useAdminData(load);
-
-  return (
-    <section className="admin-view" aria-labelledby="admin-view-title">
-      <div className="admin-view__head">
-        <h2 id="admin-view-title" tabIndex={-1}>
-          Audit log
-        </h2>
-        <button
-          type="button"
-          className="btn btn-secondary btn-sm"
-          onClick={reload}
-          disabled={loading}
-        >
-          Refresh
-        </button>
-      </div>
-
-      {error ? (
-        <LoadError message={error} onRetry={reload} />
-      ) : !data ? (
-        <Loading what="the audit log" />
-      ) : data.actions.length === 0 ? (
-        <Empty title="No admin actions yet.">
-          Credit adjustments, blog access changes and refunds are recorded here with the admin who
-          made them.
-        </Empty>
+const COLUMNS: Column<AdminAction>[] = [
+  dateColumn('When', (action) => action.created_at),
+  { header: 'Admin', className: 'is-nowrap', cell: (action) => action.admin },
+  { header: 'Action', className: 'is-nowrap', cell: (action) => actionLabel(action.action) },
+  {
+    header: 'User',
+    cell: (action) =>
+      action.target_user_id ? (
+        // The audit row keeps the user's id, not their email: link to their panel.
+        <a href={userHref(action.target_user_id)} title={action.target_user_id}>
+          View user <code>{action.target_user_id.slice(0, 8)}</code>
+        </a>
       ) : (
-        <>
-          <TableScroll captionId="admin-audit-caption" busy={loading}>
-            <table className="admin-table" role="table">
-              <caption id="admin-audit-caption">
-                Admin actions, newest first: {rangeText(offset, data.actions.length, data.total)}
-              </caption>
-              <thead role="rowgroup">
-                <tr role="row">
-                  <th scope="col" role="columnheader">
-                    When
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Admin
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Action
-                  </th>
-                  <th scope="col" role="columnheader">
-                    User
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Details
-                  </th>
-                </tr>
-              </thead>
-              <tbody role="rowgroup">
-                {data.actions.map((action) => (
-                  <tr role="row" key={action.id} data-testid="admin-audit-row">
-                    <td role="cell" data-label="When" className="is-nowrap">
-                      <time dateTime={action.created_at}>{formatDateTime(action.created_at)}</time>
-                    </td>
-                    <td role="cell" data-label="Admin" className="is-nowrap">
-                      {action.admin}
-                    </td>
-                    <td role="cell" data-label="Action" className="is-nowrap">
-                      {actionLabel(action.action)}
-                    </td>
-                    <td role="cell" data-label="User">
-                      {action.target_user_id ? (
-                        // The audit row keeps the user's id, not their email: link to their panel.
-                        <a href={userHref(action.target_user_id)} title={action.target_user_id}>
-                          View user <code>{action.target_user_id.slice(0, 8)}</code>
-                        </a>
-                      ) : (
-                        <span className="admin-muted">—</span>
-                      )}
-                    </td>
-                    <td role="cell" data-label="Details" className="is-wide">
-                      <Details details={action.details} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-          <Pager
-            label="Audit log"
-            offset={offset}
-            limit={PAGE_SIZE}
-            total={data.total}
-            busy={loading}
-            onChange={setOffset}
-          />
-        </>
-      )}
-    </section>
+        <span className="admin-muted">—</span>
+      ),
+  },
+  {
+    header: 'Details',
+    className: 'is-wide',
+    cell: (action) => <Details details={action.details} />,
+  },
+];
+
+export default function AuditLogView() {
+  const list = usePagedList(listAdminActions, PAGE_SIZE);
+  return (
+    <AdminView title="Audit log" tools={<RefreshButton state={list} />}>
+      <PagedTable
+        list={list}
+        rowsOf={(data) => data.actions}
+        what="the audit log"
+        empty={
+          <Empty title="No admin actions yet.">
+            Credit adjustments, blog access changes and refunds are recorded here with the admin who
+            made them.
+          </Empty>
+        }
+        columns={COLUMNS}
+        captionId="admin-audit-caption"
+        caption="Admin actions, newest first"
+        rowTestId="admin-audit-row"
+        pagerLabel="Audit log"
+      />
+    </AdminView>
   );
 }

@@ -12,6 +12,7 @@ import {
   checkCreditAdjustment,
   type AdjustmentCheck,
 } from './credit-adjustment.ts';
+import Field from './Field.tsx';
 import { formatCredits } from './format.ts';
 
 interface CreditAdjustFormProps {
@@ -89,46 +90,30 @@ export default function CreditAdjustForm({ user, onAdjusted }: CreditAdjustFormP
         A positive amount adds credits, a negative one removes them (never below zero).
       </p>
       <div className="admin-form__row">
-        <div className="field admin-form__amount">
-          <label htmlFor={amountId}>Amount</label>
-          <input
-            id={amountId}
-            className="input"
-            name="amount"
-            inputMode="text"
-            autoComplete="off"
-            placeholder="50 or -20"
-            value={amount}
-            onChange={(event) => setAmount(event.target.value)}
-            aria-invalid={Boolean(errors.amount) || undefined}
-            aria-describedby={errors.amount ? `${amountId}-error` : undefined}
-          />
-          {errors.amount && (
-            <p id={`${amountId}-error`} className="admin-form__error">
-              {errors.amount}
-            </p>
-          )}
-        </div>
-        <div className="field admin-form__reason">
-          <label htmlFor={reasonId}>Reason</label>
-          <input
-            id={reasonId}
-            className="input"
-            name="reason"
-            autoComplete="off"
-            placeholder="e.g. Goodwill for a failed render"
-            maxLength={REASON_MAX + 50}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            aria-invalid={Boolean(errors.reason) || undefined}
-            aria-describedby={errors.reason ? `${reasonId}-error` : undefined}
-          />
-          {errors.reason && (
-            <p id={`${reasonId}-error`} className="admin-form__error">
-              {errors.reason}
-            </p>
-          )}
-        </div>
+        <Field
+          id={amountId}
+          label="Amount"
+          className="admin-form__amount"
+          name="amount"
+          inputMode="text"
+          autoComplete="off"
+          placeholder="50 or -20"
+          value={amount}
+          onValue={setAmount}
+          error={errors.amount}
+        />
+        <Field
+          id={reasonId}
+          label="Reason"
+          className="admin-form__reason"
+          name="reason"
+          autoComplete="off"
+          placeholder="e.g. Goodwill for a failed render"
+          maxLength={REASON_MAX + 50}
+          value={reason}
+          onValue={setReason}
+          error={errors.reason}
+        />
       </div>
       <div className="admin-form__actions">
         <button type="submit" className="btn btn-primary btn-sm">

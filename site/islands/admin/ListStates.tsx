@@ -1,5 +1,6 @@
 /** What a list shows instead of rows: loading, nothing there, or why it could not load. */
 import type { ReactNode } from 'react';
+import type { AdminData } from './use-admin-data.ts';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -30,4 +31,20 @@ export function LoadError({ message, onRetry }: { message: string; onRetry: () =
       </button>
     </div>
   );
+}
+
+/** Why it could not load, else that it is loading, else what loaded (`children`). */
+export function Loaded<T>({
+  state,
+  what,
+  children,
+}: {
+  state: AdminData<T>;
+  /** "the audit log", for "Loading the audit log…". */
+  what: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (state.error) return <LoadError message={state.error} onRetry={state.reload} />;
+  if (state.data === null) return <Loading what={what} />;
+  return children(state.data);
 }

@@ -2,15 +2,16 @@
  * Overview: the counts an operator looks at first (users, tasks by status, payments, webhook
  * traffic), whether the public site's last build went live, and an on-demand subsystem check.
  */
-import { useCallback, useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { AdminSiteBuild, SiteBuildState } from '../../../server/contracts/admin.ts';
 import { apiErrorMessage } from '../../lib/api.ts';
 import { getOverview, runSystemCheck, type SystemCheck } from '../../lib/admin-api.ts';
+import AdminView, { RefreshButton } from './AdminView.tsx';
 import Badge, { type BadgeTone } from './Badge.tsx';
-import FactDate from './FactDate.tsx';
+import Facts, { FactDate, type Fact } from './Facts.tsx';
 import { formatDateTime, formatMoney } from './format.ts';
-import { Loading, LoadError } from './ListStates.tsx';
-import { sectionHref } from './route.ts';
+import { Loaded } from './ListStates.tsx';
+import { sectionHref, type Section } from './route.ts';
 import { useAdminData } from './use-admin-data.ts';
 
 const BUILD_STATES: Record<SiteBuildState, { label: string; tone: BadgeTone; text: string }> = {
@@ -45,18 +46,12 @@ function BuildCard({ build }: { build: AdminSiteBuild }) {
         <Badge tone={state.tone}>{state.label}</Badge>
         <span>{state.text}</span>
       </p>
-      <dl className="admin-facts">
-        <div>
-          <dt>Live release</dt>
-          <dd>{build.liveRelease ? <code>{build.liveRelease}</code> : 'None yet'}</dd>
-        </div>
-        <div>
-          <dt>Built</dt>
-          <dd>
-            <FactDate iso={build.builtAt} />
-          </dd>
-        </div>
-      </dl>
+      <Facts
+        facts={[
+          ['Live release', build.liveRelease ? <code>{build.liveRelease}</code> : 'None yet'],
+          ['Built', <FactDate iso={build.builtAt} />],
+        ]}
+      />
       {build.lastError && (
         <div className="admin-card__error">
           <p className="admin-card__error-title">Last build error</p>
@@ -139,101 +134,99 @@ function SystemCheckCard() {
   );
 }
 
+const TASK_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+
+/** Revenue in each currency that has any, or that there is none yet. */
+function revenueFacts(revenueCents: Record<string, number>): Fact[] {
+  const entries = Object.entries(revenueCents);
+  if (entries.length === 0) return [['Revenue', 'None yet']];
+  return entries.map(([currency, cents]) => [
+    `Revenue (${currency.toUpperCase()})`,
+    formatMoney(cents, currency),
+  ]);
+}
+
+/** A headline count with what lies behind it and a link to the section that lists it. */
+function CountCard({
+  label,
+  count,
+  testId,
+  section,
+  link,
+  children,
+}: {
+  label: string;
+  count: number;
+  testId?: string;
+  section: Section;
+  link: string;
+  children?: ReactNode;
+}) {
+  return (
+    <article className="admin-card">
+      <h3 className="admin-card__label">{label}</h3>
+      <p className="admin-card__value" data-testid={testId}>
+        {count.toLocaleString()}
+      </p>
+      {children}
+      <a className="admin-card__link" href={sectionHref(section)}>
+        {link}
+      </a>
+    </article>
+  );
+}
+
 export default function Overview() {
-  const load = useCallback(() => getOverview(), []);
-  const { data, loading, error, reload } = useAdminData(load);
+  const overview = useAdminData(getOverview);
 
   return (
-    <section className="admin-view" aria-labelledby="admin-view-title" aria-busy={loading}>
-      <div className="admin-view__head">
-        <h2 id="admin-view-title" tabIndex={-1}>
-          Overview
-        </h2>
-        <button
-          type="button"
-          className="btn btn-secondary btn-sm"
-          onClick={reload}
-          disabled={loading}
-        >
-          Refresh
-        </button>
-      </div>
+    <AdminView title="Overview" tools={<RefreshButton state={overview} />} busy={overview.loading}>
+      <Loaded state={overview} what="the overview">
+        {(data) => (
+          <div className="admin-cards">
+            <CountCard
+              label="Users"
+              count={data.users}
+              testId="admin-count-users"
+              section="users"
+              link="Find a user"
+            />
+            <CountCard
+              label="Video tasks"
+              count={TASK_STATUSES.reduce((sum, status) => sum + data.tasks[status], 0)}
+              section="tasks"
+              link="See tasks"
+            >
+              <Facts
+                compact
+                facts={TASK_STATUSES.map((status) => [
+                  status.charAt(0).toUpperCase() + status.slice(1),
+                  data.tasks[status].toLocaleString(),
+                ])}
+              />
+            </CountCard>
+            <CountCard
+              label="Paid checkouts"
+              count={data.payments.paid}
+              section="payments"
+              link="See payments"
+            >
+              <Facts compact facts={revenueFacts(data.payments.revenueCents)} />
+            </CountCard>
+            <CountCard
+              label="Webhook events"
+              count={data.webhooksLast24h}
+              section="webhooks"
+              link="See webhook events"
+            >
+              <p className="admin-card__hint">received in the last 24 hours</p>
+            </CountCard>
 
-      {error ? (
-        <LoadError message={error} onRetry={reload} />
-      ) : !data ? (
-        <Loading what="the overview" />
-      ) : (
-        <div className="admin-cards">
-          <article className="admin-card">
-            <h3 className="admin-card__label">Users</h3>
-            <p className="admin-card__value" data-testid="admin-count-users">
-              {data.users.toLocaleString()}
-            </p>
-            <a className="admin-card__link" href={sectionHref('users')}>
-              Find a user
-            </a>
-          </article>
-
-          <article className="admin-card">
-            <h3 className="admin-card__label">Video tasks</h3>
-            <p className="admin-card__value">
-              {(
-                data.tasks.pending +
-                data.tasks.processing +
-                data.tasks.completed +
-                data.tasks.failed
-              ).toLocaleString()}
-            </p>
-            <dl className="admin-facts admin-facts--compact">
-              {(['pending', 'processing', 'completed', 'failed'] as const).map((status) => (
-                <div key={status}>
-                  <dt>{status.charAt(0).toUpperCase() + status.slice(1)}</dt>
-                  <dd>{data.tasks[status].toLocaleString()}</dd>
-                </div>
-              ))}
-            </dl>
-            <a className="admin-card__link" href={sectionHref('tasks')}>
-              See tasks
-            </a>
-          </article>
-
-          <article className="admin-card">
-            <h3 className="admin-card__label">Paid checkouts</h3>
-            <p className="admin-card__value">{data.payments.paid.toLocaleString()}</p>
-            <dl className="admin-facts admin-facts--compact">
-              {Object.entries(data.payments.revenueCents).length === 0 ? (
-                <div>
-                  <dt>Revenue</dt>
-                  <dd>None yet</dd>
-                </div>
-              ) : (
-                Object.entries(data.payments.revenueCents).map(([currency, cents]) => (
-                  <div key={currency}>
-                    <dt>Revenue ({currency.toUpperCase()})</dt>
-                    <dd>{formatMoney(cents, currency)}</dd>
-                  </div>
-                ))
-              )}
-            </dl>
-            <a className="admin-card__link" href={sectionHref('payments')}>
-              See payments
-            </a>
-          </article>
-
-          <article className="admin-card">
-            <h3 className="admin-card__label">Webhook events</h3>
-            <p className="admin-card__value">{data.webhooksLast24h.toLocaleString()}</p>
-            <p className="admin-card__hint">received in the last 24 hours</p>
-            <a className="admin-card__link" href={sectionHref('webhooks')}>
-              See webhook events
-            </a>
-          </article>
-
-          <BuildCard build={data.build} />
-          <SystemCheckCard />
-        </div>
-      )}
-    </section>
+            <BuildCard build={data.build} />
+            <SystemCheckCard />
+          </div>
+        )}
+      </Loaded>
+    </AdminView>
   );
 }

@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import type { AdminIdentity } from '../../../server/contracts/admin.ts';
 import { apiErrorMessage } from '../../lib/api.ts';
 import { signInAdmin } from '../../lib/admin-api.ts';
+import Field from './Field.tsx';
 
 const SIGN_IN_FAILED = 'Could not reach the server to sign in. Check the connection and try again.';
 
@@ -67,39 +68,31 @@ export default function SignIn({ notice, onSignedIn }: SignInProps) {
             {notice}
           </p>
         )}
-        <div className="field">
-          <label htmlFor="admin-username">Username</label>
-          <input
-            ref={usernameRef}
-            id="admin-username"
-            className="input"
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-            aria-describedby={error ? errorId : undefined}
-            aria-invalid={Boolean(error) || undefined}
-            required
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="admin-password">Password</label>
-          <input
-            ref={passwordRef}
-            id="admin-password"
-            className="input"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-describedby={error ? errorId : undefined}
-            aria-invalid={Boolean(error) || undefined}
-            required
-          />
-        </div>
+        <Field
+          ref={usernameRef}
+          id="admin-username"
+          label="Username"
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={username}
+          onValue={setUsername}
+          errorId={error ? errorId : undefined}
+          required
+        />
+        <Field
+          ref={passwordRef}
+          id="admin-password"
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onValue={setPassword}
+          errorId={error ? errorId : undefined}
+          required
+        />
         <p
           id={errorId}
           className="admin-signin__error"

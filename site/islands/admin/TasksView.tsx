@@ -1,11 +1,12 @@
 /** Tasks: every user's video tasks, newest first, filtered by status and paged. */
 import { useCallback, useState } from 'react';
 import type { AdminTaskStatus } from '../../../server/contracts/admin.ts';
-import { listTasks } from '../../lib/admin-api.ts';
-import { Empty, Loading, LoadError } from './ListStates.tsx';
-import Pager, { rangeText } from './Pager.tsx';
-import TaskTable from './TaskTable.tsx';
-import { useAdminData } from './use-admin-data.ts';
+import { listTasks, type Page } from '../../lib/admin-api.ts';
+import AdminView from './AdminView.tsx';
+import { Empty } from './ListStates.tsx';
+import PagedTable from './PagedTable.tsx';
+import { TASK_ROW_TEST_ID, useTaskColumns } from './TaskTable.tsx';
+import { usePagedList } from './use-admin-data.ts';
 
 const PAGE_SIZE = 20;
 
@@ -19,71 +20,52 @@ const FILTERS: { value: AdminTaskStatus | ''; label: string }[] = [
 
 export default function TasksView() {
   const [status, setStatus] = useState<AdminTaskStatus | ''>('');
-  const [offset, setOffset] = useState(0);
-  const load = useCallback(
-    () => listTasks(status || null, { offset, limit: PAGE_SIZE }),
-    [status, offset],
-  );
-  const { data, loading, error, reload } = useAdminData(load);
+  const fetchPage = useCallback((page: Page) => listTasks(status || null, page), [status]);
+  const list = usePagedList(fetchPage, PAGE_SIZE);
+  const columns = useTaskColumns(true, list.reload);
   const filterLabel = FILTERS.find((filter) => filter.value === status)?.label ?? '';
 
-  return (
-    <section className="admin-view" aria-labelledby="admin-view-title">
-      <div className="admin-view__head">
-        <h2 id="admin-view-title" tabIndex={-1}>
-          Tasks
-        </h2>
-        <div className="admin-toolbar">
-          <label className="admin-toolbar__field">
-            <span>Status</span>
-            <select
-              className="input admin-select"
-              value={status}
-              onChange={(event) => {
-                setStatus(event.target.value as AdminTaskStatus | '');
-                setOffset(0);
-              }}
-            >
-              {FILTERS.map((filter) => (
-                <option key={filter.value} value={filter.value}>
-                  {filter.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-      </div>
+  const filter = (
+    <div className="admin-toolbar">
+      <label className="admin-toolbar__field">
+        <span>Status</span>
+        <select
+          className="input admin-select"
+          value={status}
+          onChange={(event) => {
+            setStatus(event.target.value as AdminTaskStatus | '');
+            list.setOffset(0);
+          }}
+        >
+          {FILTERS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
 
-      {error ? (
-        <LoadError message={error} onRetry={reload} />
-      ) : !data ? (
-        <Loading what="tasks" />
-      ) : data.tasks.length === 0 ? (
-        <Empty title={status ? `No ${filterLabel.toLowerCase()} tasks.` : 'No video tasks yet.'}>
-          {status
-            ? 'Choose another status to see other tasks.'
-            : 'Tasks appear here as soon as someone generates a video.'}
-        </Empty>
-      ) : (
-        <>
-          <TaskTable
-            tasks={data.tasks}
-            captionId="admin-tasks-caption"
-            caption={`${status ? filterLabel : 'All'} tasks, newest first: ${rangeText(offset, data.tasks.length, data.total)}`}
-            showUser
-            busy={loading}
-            onRefunded={reload}
-          />
-          <Pager
-            label="Tasks"
-            offset={offset}
-            limit={PAGE_SIZE}
-            total={data.total}
-            busy={loading}
-            onChange={setOffset}
-          />
-        </>
-      )}
-    </section>
+  return (
+    <AdminView title="Tasks" tools={filter}>
+      <PagedTable
+        list={list}
+        rowsOf={(data) => data.tasks}
+        what="tasks"
+        empty={
+          <Empty title={status ? `No ${filterLabel.toLowerCase()} tasks.` : 'No video tasks yet.'}>
+            {status
+              ? 'Choose another status to see other tasks.'
+              : 'Tasks appear here as soon as someone generates a video.'}
+          </Empty>
+        }
+        columns={columns}
+        captionId="admin-tasks-caption"
+        caption={`${status ? filterLabel : 'All'} tasks, newest first`}
+        rowTestId={TASK_ROW_TEST_ID}
+        pagerLabel="Tasks"
+      />
+    </AdminView>
   );
 }

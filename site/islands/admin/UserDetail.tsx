@@ -8,7 +8,7 @@ import { getUserDetail, setBlogAccess } from '../../lib/admin-api.ts';
 import { useConfirmAction } from './ActionDialog.tsx';
 import Badge, { humanize, stateTone } from './Badge.tsx';
 import CreditAdjustForm from './CreditAdjustForm.tsx';
-import FactDate from './FactDate.tsx';
+import Facts, { FactDate } from './Facts.tsx';
 import { formatCredits } from './format.ts';
 import Ledger from './Ledger.tsx';
 import { Empty, Loading, LoadError } from './ListStates.tsx';
@@ -20,32 +20,21 @@ function SubscriptionFacts({ subscription }: { subscription: AdminSubscription |
     return <p className="admin-muted">No subscription. Credits come from packs and adjustments.</p>;
   }
   return (
-    <dl className="admin-facts">
-      <div>
-        <dt>Plan</dt>
-        <dd>{humanize(subscription.plan_id)}</dd>
-      </div>
-      <div>
-        <dt>Billing</dt>
-        <dd>{subscription.billing_cycle === 'yearly' ? 'Yearly' : 'Monthly'}</dd>
-      </div>
-      <div>
-        <dt>Status</dt>
-        <dd>
-          <Badge tone={stateTone(subscription.status)}>{humanize(subscription.status)}</Badge>
-        </dd>
-      </div>
-      <div>
-        <dt>{subscription.cancel_at_period_end ? 'Ends' : 'Renews'}</dt>
-        <dd>
-          <FactDate iso={subscription.current_period_end} />
-        </dd>
-      </div>
-      <div>
-        <dt>Provider</dt>
-        <dd>{humanize(subscription.provider)}</dd>
-      </div>
-    </dl>
+    <Facts
+      facts={[
+        ['Plan', humanize(subscription.plan_id)],
+        ['Billing', subscription.billing_cycle === 'yearly' ? 'Yearly' : 'Monthly'],
+        [
+          'Status',
+          <Badge tone={stateTone(subscription.status)}>{humanize(subscription.status)}</Badge>,
+        ],
+        [
+          subscription.cancel_at_period_end ? 'Ends' : 'Renews',
+          <FactDate iso={subscription.current_period_end} />,
+        ],
+        ['Provider', humanize(subscription.provider)],
+      ]}
+    />
   );
 }
 
@@ -140,28 +129,14 @@ export default function UserDetail({ userId }: { userId: string }) {
       <div className="admin-user__grid">
         <div className="admin-panel">
           <h3 className="admin-panel__title">Account</h3>
-          <dl className="admin-facts">
-            <div>
-              <dt>Blog access</dt>
-              <dd>{user.can_manage_blog ? 'Yes' : 'No'}</dd>
-            </div>
-            <div>
-              <dt>Sign-in</dt>
-              <dd>{humanize(user.provider)}</dd>
-            </div>
-            <div>
-              <dt>Joined</dt>
-              <dd>
-                <FactDate iso={user.created_at} />
-              </dd>
-            </div>
-            <div>
-              <dt>User id</dt>
-              <dd>
-                <code className="admin-id">{user.id}</code>
-              </dd>
-            </div>
-          </dl>
+          <Facts
+            facts={[
+              ['Blog access', user.can_manage_blog ? 'Yes' : 'No'],
+              ['Sign-in', humanize(user.provider)],
+              ['Joined', <FactDate iso={user.created_at} />],
+              ['User id', <code className="admin-id">{user.id}</code>],
+            ]}
+          />
           <h3 className="admin-panel__title admin-panel__title--spaced">Subscription</h3>
           <SubscriptionFacts subscription={subscription} />
         </div>

@@ -3,6 +3,7 @@
  * or `reload()` fetches again; the last good data stays on screen meanwhile so tables do not jump.
  */
 import { useCallback, useEffect, useState } from 'react';
+import type { Page } from '../../lib/admin-api.ts';
 import { apiErrorMessage } from '../../lib/api.ts';
 
 export const LOAD_FAILED = 'Could not load this from the server. Check the connection and retry.';
@@ -52,4 +53,27 @@ export function useAdminData<T>(load: () => Promise<T>): AdminData<T> {
     error: current && !answer.ok ? answer.message : null,
     reload,
   };
+}
+
+export interface PagedList<T> extends AdminData<T> {
+  /** Where the page on screen starts, and how many rows a page holds. */
+  offset: number;
+  limit: number;
+  setOffset: (offset: number) => void;
+}
+
+/**
+ * One page at a time of an admin list. `fetchPage` is an admin-api function or the caller's
+ * useCallback over its filters: a new one loads again. The list keeps its own offset unless the
+ * caller holds it (`paging`), as Users does so the page survives opening a user and coming back.
+ */
+export function usePagedList<T>(
+  fetchPage: (page: Page) => Promise<T>,
+  limit: number,
+  paging?: readonly [offset: number, setOffset: (offset: number) => void],
+): PagedList<T> {
+  const own = useState(0);
+  const [offset, setOffset] = paging ?? own;
+  const load = useCallback(() => fetchPage({ offset, limit }), [fetchPage, offset, limit]);
+  return { ...useAdminData(load), offset, limit, setOffset };
 }
