@@ -1,7 +1,8 @@
 /**
  * `npm test`: formatter, linter, type checks, Vitest (unit + API, on PGlite and, with
- * TEST_DATABASE_URL, PostgreSQL) and Playwright (e2e on Debian's Chromium). Every step runs even
- * when an earlier one fails; the last line is `N passed, N failed` summed over all of them.
+ * TEST_DATABASE_URL, PostgreSQL), Playwright (e2e on Debian's Chromium) and the short resilience
+ * suite (tests/resilience). Every step runs even when an earlier one fails; the last line is
+ * `N passed, N failed` summed over all of them.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -96,6 +97,32 @@ if (existsSync(pwJson)) {
 } else {
   failed += 1;
   lines.push('✗ playwright: no report');
+}
+
+// Resilience, short profile: load, crash and two instances against real processes; each
+// invariant it checks counts as one test.
+const resilienceJson = path.join(out, 'resilience.json');
+rmSync(resilienceJson, { force: true });
+const resilienceOk = run(
+  'resilience (short)',
+  process.execPath,
+  [path.join(root, 'tests', 'resilience', 'run.ts')],
+  { RESILIENCE_PROFILE: 'short', RESILIENCE_REPORT: resilienceJson },
+);
+if (existsSync(resilienceJson)) {
+  const report = JSON.parse(readFileSync(resilienceJson, 'utf8')) as {
+    passed: number;
+    failed: number;
+  };
+  passed += report.passed;
+  failed += report.failed;
+  if (!resilienceOk && report.failed === 0) failed += 1;
+  lines.push(
+    `${resilienceOk ? '✓' : '✗'} resilience: ${report.passed} passed, ${report.failed} failed`,
+  );
+} else {
+  failed += 1;
+  lines.push('✗ resilience: no report');
 }
 
 console.log(`\n${lines.join('\n')}`);

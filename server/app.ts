@@ -2,21 +2,24 @@
  * buildApp(config) → a ready Fastify instance. Tests call it and use `inject`; server/main.ts
  * adds `listen`. Dependencies with outside effects (database, Google, mailer) can be passed in.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ConfigError, type Config } from './config.ts';
+import { accessPlugin, declareScopeAccess } from './core/access.ts';
 import { authPlugin } from './core/auth.ts';
-import { openDatabase, type Database } from './core/db.ts';
+import { LOCK_KEYS, openDatabase, type Database } from './core/db.ts';
 import { acquireEmbeddedLock, EmbeddedDatabaseInUseError } from './core/embedded-lock.ts';
-import { AppError, errorsPlugin } from './core/errors.ts';
+import { AppError, errorsPlugin, frameworkErrorHandler } from './core/errors.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mailer.ts';
-import { securityPlugin } from './core/security.ts';
+import { requestInputPlugin } from './core/request-input.ts';
+import { securityHeaders, securityPlugin } from './core/security.ts';
 import { loadLiveRelease, staticSitePlugin, type LiveRelease } from './core/static-site.ts';
+import type { PostsSnapshot } from './contracts/blog.ts';
 import { HealthResponse } from './contracts/common.ts';
 import { createGoogleIdentity } from './domains/accounts/google-identity.ts';
 import { accountsRoutes } from './domains/accounts/routes.ts';
@@ -58,6 +61,8 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** The admin sign-in's clock (tests move it past a lockout). */
   now?: () => Date;
+  /** Sees every route as it is registered (tests build their route tables from it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 declare module 'fastify' {
@@ -101,7 +106,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Addresses the router refuses before any hook runs still answer in our shape and headers.
+    frameworkErrors: frameworkErrorHandler(() =>
+      securityHeaders(config.isProduction, release.inlineScriptHashes),
+    ),
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   // PGlite takes no lock itself: one process per DATA_DIR/db (the admin CLI checks this lock).
   const embeddedLock =
@@ -138,11 +148,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     log: app.log,
   });
 
+  // First: every route registered after it must declare its access level (core/access.ts).
+  await app.register(accessPlugin);
   await app.register(errorsPlugin);
   await app.register(securityPlugin, {
     production: config.isProduction,
     inlineScriptHashes: () => release.inlineScriptHashes,
   });
+  await app.register(requestInputPlugin);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
@@ -177,12 +190,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  // The docs are public; the UI plugin takes no route options, so its scope declares it.
+  await app.register(async (scope) => {
+    declareScopeAccess(scope, 'public');
+    await scope.register(swaggerUi, { routePrefix: '/api/docs' });
+  });
 
   const startedAt = Date.now();
   app.get(
     '/api/health',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['health'],
         summary: 'Liveness and database reachability',
@@ -248,8 +266,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   const writeSnapshot = async () => {
     await mkdir(site.root, { recursive: true });
+    const snapshot = await blog.snapshot();
+    // The file is an input of the build's source hash: rewriting unchanged posts with a new
+    // generatedAt would make every restart (and every other instance's start) rebuild the site.
+    const previous = await readFile(snapshotPath, 'utf8')
+      .then((text) => JSON.parse(text) as PostsSnapshot)
+      .catch(() => null);
+    const same = (a: PostsSnapshot) => JSON.stringify([a.posts, a.redirects]);
+    if (previous && same(previous) === same(snapshot)) return;
     const tmp = `${snapshotPath}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(await blog.snapshot()));
+    await writeFile(tmp, JSON.stringify(snapshot));
     await rename(tmp, snapshotPath);
   };
   publisher = createPublisher({
@@ -257,6 +283,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     writeSnapshot,
     debounceMs: deps.publishDebounceMs ?? 1500,
     log: app.log,
+    exclusive: (fn) => database.exclusive(LOCK_KEYS.siteBuild, fn),
   });
   await app.register(blogRoutes, {
     blog,

@@ -8,20 +8,23 @@ import path from 'node:path';
 import { PROJECT_ROOT } from './domains/site-build/service.ts';
 import { loadLiveRelease } from './core/static-site.ts';
 import { createConfiguredWorker } from './domains/video/setup.ts';
+import { LOCK_KEYS } from './core/db.ts';
 
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
   const app = await buildApp(config);
 
-  // Local mode's first start shows the sample articles (content/blog-seed).
+  // Local mode's first start shows the sample articles (content/blog-seed); instances starting
+  // together on one database take turns, so the second finds them and adds none.
   if (config.localMode) {
-    const seeded = await app.blog.seedSamples(path.join(PROJECT_ROOT, 'content', 'blog-seed'));
+    const seeded = await app.database.exclusive(LOCK_KEYS.blogSeed, () =>
+      app.blog.seedSamples(path.join(PROJECT_ROOT, 'content', 'blog-seed')),
+    );
     if (seeded) app.log.info({ seeded }, 'sample blog articles added');
   }
-  if (app.siteBuilder) {
-    await app.writeSnapshot();
-    const manifest = await app.siteBuilder.ensureCurrent();
+  const manifest = await app.publisher.ensureCurrent();
+  if (manifest) {
     await loadLiveRelease(config.dataDir, app.siteRelease);
     app.log.info({ release: manifest.id }, 'serving site release');
   }

@@ -50,7 +50,7 @@ export const PaymentRequest = Type.Object(
     plan_id: Type.Optional(Type.String({ maxLength: 40 })),
     package_id: Type.Optional(Type.String({ maxLength: 40 })),
     billing_cycle: Type.Optional(Type.Union([Type.Literal('monthly'), Type.Literal('yearly')])),
-    amount: Type.Optional(Type.Number({ minimum: 0 })),
+    amount: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
     currency: Type.Optional(Type.String({ maxLength: 3 })),
     success_url: Type.String({ minLength: 1, maxLength: 2000 }),
     cancel_url: Type.String({ minLength: 1, maxLength: 2000 }),

@@ -26,7 +26,7 @@ export type BalanceResponse = Static<typeof BalanceResponse>;
 export const TransactionsQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
   },
   { additionalProperties: false },
 );

@@ -37,8 +37,7 @@ export const authPlugin = fp(
   async (app: FastifyInstance, opts: { authenticator: Authenticator }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('session', null);
-    app.addHook('onRequest', async (request) => {
-      const token = bearerToken(request);
+    const identify = async (request: FastifyRequest, token: string | null) => {
       if (token) {
         const found = await opts.authenticator.authenticate(token);
         if (found) {
@@ -71,23 +70,30 @@ export const authPlugin = fp(
           'IDENTITY_MISMATCH',
         );
       }
+    };
+    app.addHook('onRequest', (request, _reply, done) => {
+      const token = bearerToken(request);
+      // Most requests (pages, public reads) carry no identity at all: nothing to wait for.
+      const h = request.headers;
+      if (!token && h['x-user-id'] === undefined && h['x-user-email'] === undefined) return done();
+      identify(request, token).then(() => done(), done);
     });
   },
   { name: 'auth', dependencies: ['errors'] },
 );
 
-/** preHandler guard: the route needs a signed-in user. */
+/** Guard of `access: 'user'` routes (installed by core/access.ts): a signed-in user. */
 export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
 }
 
-/** The signed-in user of a route guarded by `requireUser`. */
+/** The signed-in user of a route declared `access: 'user'`, 'editor' or 'admin'. */
 export function currentUser(request: FastifyRequest): UserRow {
   if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
   return request.user;
 }
 
-/** preHandler guard: the route needs an administrator session. */
+/** Guard of `access: 'admin'` routes: an administrator session. */
 export async function requireAdmin(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
   if (!request.session?.isAdmin) {
@@ -98,7 +104,7 @@ export async function requireAdmin(request: FastifyRequest, _reply: FastifyReply
 /** Spec 6: the blog manager's right; the admin page alerts with exactly this text on 403. */
 export const NO_BLOG_PERMISSION = 'You do not have blog management permissions';
 
-/** preHandler guard: the route needs a user with can_manage_blog. */
+/** Guard of `access: 'editor'` routes: a user with can_manage_blog. */
 export async function requireEditor(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
   if (!request.user.canManageBlog) throw forbidden(NO_BLOG_PERMISSION, 'NOT_EDITOR');

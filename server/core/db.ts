@@ -29,13 +29,25 @@ export interface Database {
   migrate(): Promise<void>;
   /** Cheap reachability probe for /api/health. */
   ping(): Promise<boolean>;
+  /**
+   * Runs `fn` while holding the PostgreSQL advisory lock `key` (one of LOCK_KEYS), so processes
+   * sharing the database take turns; the lock lives on its own connection and dies with it, so a
+   * killed holder never blocks the others. PGlite serves one process only: `fn` just runs.
+   */
+  exclusive<T>(key: number, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 const migrationsFolder = fileURLToPath(new URL('../db/migrations', import.meta.url));
 
-/** A key for pg_advisory_lock so two processes starting at once do not migrate together. */
-const MIGRATION_LOCK_KEY = 727_001;
+/** pg_advisory_lock keys: work that two processes on one database must not do at once. */
+export const LOCK_KEYS = {
+  migrate: 727_001,
+  /** A site build (instances share DATA_DIR/site: one writes a release at a time). */
+  siteBuild: 727_002,
+  /** Local mode's sample articles, added once by whichever instance starts first. */
+  blogSeed: 727_003,
+} as const;
 
 /** Opens PGlite at `dataDir` (undefined = in memory). */
 export async function openPglite(dataDir?: string): Promise<Database> {
@@ -48,6 +60,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     kind: 'pglite',
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     ping: () => ping(db),
+    exclusive: (_key, fn) => fn(),
     close: () => client.close(),
   };
 }
@@ -64,14 +77,27 @@ export function openPostgres(url: string, max = 10): Database {
     async migrate() {
       const client = await pool.connect();
       try {
-        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEYS.migrate]);
         await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
       } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+        await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEYS.migrate]).catch(() => {});
         client.release();
       }
     },
     ping: () => ping(db),
+    async exclusive(key, fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [key]);
+        try {
+          return await fn();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => {});
+        }
+      } finally {
+        client.release();
+      }
+    },
     close: () => pool.end(),
   };
 }

@@ -1,15 +1,18 @@
 /**
- * Compressed copies of the static release's text files (HTML, JS, CSS, SVG, XML, JSON).
- * A release never changes once built, so each file is compressed once per release and
- * encoding, at the highest level, and kept in memory; browsers then get Brotli or gzip
- * instead of the raw bytes (the home page's JavaScript budget is counted as sent).
+ * In-memory copies of the static release's text files (HTML, JS, CSS, SVG, XML, JSON): plain,
+ * and compressed. A release never changes once built, so each file is read once and compressed
+ * once per release and encoding, at the highest level, and kept in memory; browsers then get
+ * Brotli or gzip instead of the raw bytes (the home page's JavaScript budget is counted as
+ * sent), and clients without compression get the plain bytes without a disk read per request.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
+/** What the cache holds per file: the plain bytes or one of the compressed forms. */
+export type Coding = Encoding | 'identity';
 
 /** Content types of the text files we compress; the same strings @fastify/static sends. */
 const TEXT_TYPES: Record<string, string> = {
@@ -72,13 +75,15 @@ async function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
 
 export interface CompressedFile {
   body: Buffer;
-  /** Strong validator of this encoding's bytes (the identity answer carries its own). */
+  /** Strong validator of this encoding's bytes; the plain file's is the one @fastify/send makes. */
   etag: string;
+  /** The file's modification time as an HTTP date (plain files only, as @fastify/send sends it). */
+  lastModified?: string;
 }
 
 /**
- * A bounded in-memory cache of compressed files, keyed by absolute path of an immutable release
- * file. Least recently used entries go first once `maxBytes` is passed.
+ * A bounded in-memory cache of release files, plain and compressed, keyed by absolute path of an
+ * immutable release file. Least recently used entries go first once `maxBytes` is passed.
  */
 export function createCompressionCache(maxBytes = 64 * 1024 * 1024) {
   const entries = new Map<string, CompressedFile | null>();
@@ -95,7 +100,14 @@ export function createCompressionCache(maxBytes = 64 * 1024 * 1024) {
     }
   };
 
-  async function load(absPath: string, encoding: Encoding): Promise<CompressedFile | null> {
+  async function load(absPath: string, encoding: Coding): Promise<CompressedFile | null> {
+    if (encoding === 'identity') {
+      const [body, info] = await Promise.all([readFile(absPath), stat(absPath)]);
+      // The validator @fastify/send gives the same file, so a copy a browser cached from either
+      // path stays valid (its size and mtime never change within a release).
+      const etag = `W/"${info.size.toString(16)}-${info.mtime.getTime().toString(16)}"`;
+      return { body, etag, lastModified: info.mtime.toUTCString() };
+    }
     const raw = await readFile(absPath);
     if (raw.length < MIN_COMPRESS_BYTES) return null;
     const body = await compress(raw, encoding);
@@ -105,8 +117,8 @@ export function createCompressionCache(maxBytes = 64 * 1024 * 1024) {
   }
 
   return {
-    /** The compressed file, or null when compressing would not make it smaller. */
-    async get(absPath: string, encoding: Encoding): Promise<CompressedFile | null> {
+    /** The file in this coding, or null when compressing would not make it smaller. */
+    async get(absPath: string, encoding: Coding): Promise<CompressedFile | null> {
       const key = `${encoding}:${absPath}`;
       if (entries.has(key)) {
         const hit = entries.get(key)!;
@@ -125,7 +137,7 @@ export function createCompressionCache(maxBytes = 64 * 1024 * 1024) {
       }
       return job;
     },
-    /** Total compressed bytes held (for tests). */
+    /** Total bytes held (for tests). */
     get size(): number {
       return bytes;
     },

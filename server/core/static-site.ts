@@ -2,13 +2,14 @@
  * Serves the live static release (DATA_DIR/site/current) from the API's port. Pretty URLs map
  * to Astro's `build.format: 'file'` output (/login → login.html); unknown paths get the
  * release's 404.html, which sends the browser to / (spec: Routes). Text files go out Brotli- or
- * gzip-compressed when the browser accepts it; hashed /_astro/ assets are cached for a year.
+ * gzip-compressed when the browser accepts it, and from memory either way; hashed /_astro/
+ * assets are cached for a year.
  */
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
-import { readManifest, siteDirs } from '../domains/site-build/release.ts';
+import { currentReleaseId, readManifest, siteDirs } from '../domains/site-build/release.ts';
 import {
   compressibleType,
   createCompressionCache,
@@ -54,6 +55,22 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
+/**
+ * Whether a plain answer can come from memory: anything but ranges and the rarer preconditions,
+ * which @fastify/send answers from the file. If-Modified-Since alone goes there too; next to
+ * If-None-Match it is ignored (RFC 9110 13.1.3), as send ignores it.
+ */
+function plainFromMemory(request: FastifyRequest): boolean {
+  const h = request.headers;
+  return (
+    h.range === undefined &&
+    h['if-range'] === undefined &&
+    h['if-match'] === undefined &&
+    h['if-unmodified-since'] === undefined &&
+    (h['if-modified-since'] === undefined || h['if-none-match'] !== undefined)
+  );
+}
+
 export type SiteFallback = (
   urlPath: string,
 ) => Promise<{ redirect: string } | { file: string; status: number } | null>;
@@ -65,7 +82,7 @@ export const staticSitePlugin = fp(
   ) => {
     const { current: root, releases } = siteDirs(opts.dataDir);
     await app.register(fastifyStatic, { root, serve: false, etag: true, lastModified: true });
-    const compressed = createCompressionCache();
+    const memory = createCompressionCache();
 
     const send = async (
       request: FastifyRequest,
@@ -80,33 +97,49 @@ export const staticSitePlugin = fp(
         immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
       );
       const type = compressibleType(file);
-      const encoding = type ? negotiateEncoding(request.headers['accept-encoding']) : null;
       // Shared caches must keep the compressed and the plain answer apart.
       if (type) reply.header('vary', 'Accept-Encoding');
+      const encoding = type
+        ? (negotiateEncoding(request.headers['accept-encoding']) ??
+          (plainFromMemory(request) ? 'identity' : null))
+        : null;
       const releaseId = opts.release.id;
       if (type && encoding && releaseId) {
         // Read from the release's own folder: its id keys the cache, and `current` may switch.
-        const packed = await compressed
+        const held = await memory
           .get(path.join(releases, releaseId, file), encoding)
           .catch(() => null);
-        if (packed) {
-          reply.header('etag', packed.etag);
-          if (status === 200 && matchesEtag(request.headers['if-none-match'], packed.etag)) {
+        if (held) {
+          reply.header('etag', held.etag);
+          if (encoding === 'identity') {
+            // The headers @fastify/send gives the same file (ranges go to it, see plainFromMemory).
+            reply.header('last-modified', held.lastModified).header('accept-ranges', 'bytes');
+          }
+          if (status === 200 && matchesEtag(request.headers['if-none-match'], held.etag)) {
             return reply.status(304).send();
           }
-          return reply
-            .status(status)
-            .header('content-type', type)
-            .header('content-encoding', encoding)
-            .send(packed.body);
+          reply.status(status).header('content-type', type);
+          if (encoding !== 'identity') reply.header('content-encoding', encoding);
+          return reply.send(held.body);
         }
       }
       return reply.status(status).sendFile(file, root, { cacheControl: false });
     };
 
+    // Another instance sharing DATA_DIR may have switched `current` (it built after its own
+    // publish): look at the link at most once a second and load the release it names.
+    let checkedAt = 0;
+    const followCurrent = async () => {
+      if (Date.now() - checkedAt < 1000) return;
+      checkedAt = Date.now();
+      const live = await currentReleaseId(opts.dataDir);
+      if (live && live !== opts.release.id) await loadLiveRelease(opts.dataDir, opts.release);
+    };
+
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const urlPath = request.url.split('?')[0] ?? '/';
       if (urlPath.startsWith('/api/')) return reply.callNotFound();
+      await followCurrent();
       const file = resolveSitePath(urlPath, opts.release.files);
       if (file) return send(request, reply, file);
       // '/pricing/' → '/pricing': one canonical form for every page.
@@ -128,7 +161,7 @@ export const staticSitePlugin = fp(
         .send('The site is being built. Reload in a few seconds.');
     };
 
-    app.get('/*', { schema: { hide: true } }, handler);
+    app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, handler);
   },
   { name: 'static-site' },
 );

@@ -3,16 +3,18 @@
  * though absolute numbers vary between machines. Prints tables and writes bench-results.json.
  *
  * - API and static throughput (autocannon), each as a ratio of a bare Fastify hello-world
- *   ceiling, on PGlite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL.
+ *   ceiling, on PGlite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL; and as a
+ *   ratio of the same answer replayed by that bare server (what is left once bytes are out).
  * - Money paths: video submit latency at 20 and 100 concurrent users, checkout creation p99.
  * - Local render of one 8 s clip (wall time and ratio to 8 s).
  * - Site build with 1,000 published posts, and publish-to-live with 1,000 posts.
  * - Lighthouse scores, layout shift and JavaScript weight of the public pages (lighthouse.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -36,6 +38,12 @@ interface Row {
   ratio: number;
   non2xx: number;
   goal?: number;
+  /** Body size of the answer. */
+  bytes?: number;
+  /** The same answer (status, headers, body) replayed by the bare Fastify ceiling. */
+  replayReqPerSec?: number;
+  /** req/s ÷ replayReqPerSec: the share left to the app once the answer's own cost is out. */
+  replayRatio?: number;
 }
 interface Figure {
   name: string;
@@ -50,31 +58,56 @@ const figures: Figure[] = [];
 const only = process.env.BENCH_ONLY?.split(',');
 const want = (section: string) => !only || only.includes(section);
 
-function startProcess(
+/**
+ * Starts a Node script and resolves with the port it prints. Its output goes to a file, not a
+ * pipe: reading thousands of request-log lines a second here would take CPU from autocannon,
+ * which runs in this process, and lower every figure measured against that child.
+ */
+async function startProcess(
   script: string,
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; port: number }> {
+  const logDir = await mkdtemp(path.join(tmpdir(), 'veo3-bench-log-'));
+  const logPath = path.join(logDir, 'output.log');
+  const out = openSync(logPath, 'a');
+  const child = spawn(process.execPath, [script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', out, out],
+  });
+  closeSync(out);
+  const reader = openSync(logPath, 'r');
+  let offset = 0;
+  let output = '';
+  const readNew = () => {
+    const size = fstatSync(reader).size;
+    if (size <= offset) return;
+    const chunk = Buffer.alloc(size - offset);
+    offset += readSync(reader, chunk, 0, chunk.length, offset);
+    output = (output + chunk.toString()).slice(-20_000);
+  };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    let timer: NodeJS.Timeout | undefined;
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      readNew();
+      closeSync(reader);
+      void rm(logDir, { recursive: true, force: true });
+      reject(new Error(`${script} exited ${code}:\n${output.slice(-2000)}`));
     });
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-20_000);
+    const poll = () => {
+      readNew();
       const match = /listening (\d+)|Server listening at http:\/\/[\d.]+:(\d+)/.exec(output);
       if (match) resolve({ child, port: Number(match[1] ?? match[2]) });
+      else timer = setTimeout(poll, 50);
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) =>
-      reject(new Error(`${script} exited ${code}:\n${output.slice(-2000)}`)),
-    );
+    poll();
   });
 }
 
 async function measure(url: string, headers: Record<string, string> = {}) {
+  // One second first, not counted: JIT, connection pools and caches warm up alike for every row.
+  await autocannon({ url, connections, duration: 1, headers });
   const result = await autocannon({ url, connections, duration, headers });
   return {
     reqPerSec: Math.round(result.requests.average),
@@ -190,7 +223,45 @@ async function checkoutLatency(base: string) {
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
-async function benchApp(database: string, databaseUrl: string | null, ceiling: number) {
+/** Headers that belong to one connection or one moment, not to the answer. */
+const HOP_HEADERS = new Set([
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+/** One answer exactly as autocannon gets it (same request headers, no Accept-Encoding). */
+function capture(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: Record<string, string>; body: string }>(
+    (resolve, reject) => {
+      http
+        .get(url, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            const kept: Record<string, string> = {};
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (value === undefined || HOP_HEADERS.has(name)) continue;
+              kept[name] = Array.isArray(value) ? value.join(', ') : value;
+            }
+            const body = Buffer.concat(chunks).toString('base64');
+            resolve({ status: res.statusCode ?? 0, headers: kept, body });
+          });
+        })
+        .on('error', reject);
+    },
+  );
+}
+
+interface Ceiling {
+  base: string;
+  reqPerSec: number;
+}
+
+async function benchApp(database: string, databaseUrl: string | null, ceiling: Ceiling) {
   const dataDir = await mkdtemp(path.join(tmpdir(), `veo3-bench-${database}-`));
   const { child, port } = await startProcess('server/main.ts', {
     PORT: '0',
@@ -223,14 +294,29 @@ async function benchApp(database: string, databaseUrl: string | null, ceiling: n
       ['GET / (static)', '/', 0.5],
       ['GET /blog/{slug} (static)', `/blog/${slug}`, 0.5],
     ];
-    for (const [target, urlPath, goal, headers] of targets) {
+    const answers = [];
+    for (const [, urlPath, , headers] of targets)
+      answers.push(await capture(base + urlPath, headers));
+    await json(
+      await fetch(`${ceiling.base}/replay`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(answers),
+      }),
+    );
+    for (const [i, [target, urlPath, goal, headers]] of targets.entries()) {
       const m = await measure(base + urlPath, headers);
+      // Right after, so both see the same machine: the same answer from a server doing no work.
+      const replay = await measure(`${ceiling.base}/replay/${i}`);
       rows.push({
         target,
         database,
         ...m,
-        ratio: +(m.reqPerSec / ceiling).toFixed(2),
+        ratio: +(m.reqPerSec / ceiling.reqPerSec).toFixed(2),
         ...(goal ? { goal } : {}),
+        bytes: Buffer.from(answers[i]!.body, 'base64').length,
+        replayReqPerSec: replay.reqPerSec,
+        replayRatio: +(m.reqPerSec / replay.reqPerSec).toFixed(2),
       });
     }
     for (const users of [20, 100]) {
@@ -262,10 +348,11 @@ async function benchApp(database: string, databaseUrl: string | null, ceiling: n
 // 1. Ceiling and API/static throughput.
 if (want('api')) {
   const ceilingProc = await startProcess('tests/bench/ceiling.ts', { PORT: '0' });
-  const ceilingM = await measure(`http://127.0.0.1:${ceilingProc.port}/`);
-  ceilingProc.child.kill('SIGTERM');
+  const ceilingBase = `http://127.0.0.1:${ceilingProc.port}`;
+  const ceilingM = await measure(`${ceilingBase}/`);
+  const ceiling = { base: ceilingBase, reqPerSec: ceilingM.reqPerSec };
   rows.push({ target: 'bare Fastify hello-world (ceiling)', database: '-', ...ceilingM, ratio: 1 });
-  await benchApp('pglite', null, ceilingM.reqPerSec);
+  await benchApp('pglite', null, ceiling);
   const pgBase = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (pgBase) {
     const name = `bench_${randomBytes(4).toString('hex')}`;
@@ -275,12 +362,13 @@ if (want('api')) {
     const url = new URL(pgBase);
     url.pathname = `/${name}`;
     try {
-      await benchApp('postgres', url.toString(), ceilingM.reqPerSec);
+      await benchApp('postgres', url.toString(), ceiling);
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     }
   }
+  ceilingProc.child.kill('SIGTERM');
 }
 
 // 2. Local render of one 8 s clip.
@@ -457,11 +545,11 @@ if (want('lighthouse')) {
 const table = [
   `${connections} connections, ${duration} s each`,
   '',
-  '| target | db | req/s | p50 ms | p99 ms | ratio to ceiling | goal | non-2xx |',
-  '|---|---|---:|---:|---:|---:|---:|---:|',
+  '| target | db | req/s | p50 ms | p99 ms | ratio to ceiling | goal | non-2xx | body bytes | same answer, bare Fastify req/s | ratio to it |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
-      `| ${r.target} | ${r.database} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.ratio} | ${r.goal ? `≥ ${r.goal} ${r.ratio >= r.goal ? '✓' : '✗'}` : ''} | ${r.non2xx} |`,
+      `| ${r.target} | ${r.database} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.ratio} | ${r.goal ? `≥ ${r.goal} ${r.ratio >= r.goal ? '✓' : '✗'}` : ''} | ${r.non2xx} | ${r.bytes ?? ''} | ${r.replayReqPerSec ?? ''} | ${r.replayRatio ?? ''} |`,
   ),
   '',
   '| figure | value | goal |',

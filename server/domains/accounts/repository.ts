@@ -1,6 +1,6 @@
 /** SQL for users, sessions and password-reset tokens. Every function takes `db | tx` first. */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../core/db.ts';
+import type { Db, DbOrTx } from '../../core/db.ts';
 import { passwordResetTokens, sessions, users, type UserRow } from '../../db/schema.ts';
 
 export type NewUser = typeof users.$inferInsert;
@@ -57,9 +57,13 @@ export async function insertSession(
   await db.insert(sessions).values(values);
 }
 
-/** The live (unrevoked, unexpired) session for a token hash, with its user. */
-export async function findLiveSession(db: DbOrTx, tokenHash: string) {
-  const [row] = await db
+/**
+ * The live (unrevoked, unexpired) session for a token hash, with its user: one lookup on the
+ * unique token_hash index. It runs on every signed-in request, so it is a prepared statement:
+ * drizzle builds its SQL once, and PostgreSQL plans it once per connection.
+ */
+export function prepareFindLiveSession(db: Db) {
+  const query = db
     .select({
       session: { id: sessions.id, userId: sessions.userId, isAdmin: sessions.isAdmin },
       user: users,
@@ -68,13 +72,17 @@ export async function findLiveSession(db: DbOrTx, tokenHash: string) {
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, tokenHash),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, sql`now()`),
       ),
     )
-    .limit(1);
-  return row ?? null;
+    .limit(1)
+    .prepare('find_live_session');
+  return async (tokenHash: string) => {
+    const [row] = await query.execute({ tokenHash });
+    return row ?? null;
+  };
 }
 
 export async function revokeSession(db: DbOrTx, sessionId: string): Promise<void> {

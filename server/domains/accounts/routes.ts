@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.ts';
-import { currentUser, requireUser } from '../../core/auth.ts';
+import { currentUser } from '../../core/auth.ts';
 import { ErrorResponse, MessageResponse } from '../../contracts/common.ts';
 import {
   AuthConfigResponse,
@@ -31,6 +31,7 @@ export async function accountsRoutes(
   app.get(
     '/api/auth/config',
     {
+      config: { access: 'public' },
       schema: {
         tags,
         summary: 'Which sign-in methods this server offers',
@@ -46,7 +47,7 @@ export async function accountsRoutes(
   app.post(
     '/api/auth/google',
     {
-      config: { rateLimit },
+      config: { access: 'public', rateLimit },
       schema: {
         tags,
         summary: 'Sign in with a Google ID token (credential) or access token (token)',
@@ -64,7 +65,7 @@ export async function accountsRoutes(
     app.post(
       '/api/auth/local',
       {
-        config: { rateLimit },
+        config: { access: 'public', rateLimit },
         schema: {
           tags,
           summary: 'Local sign-in with a name and an email (local mode only)',
@@ -82,7 +83,7 @@ export async function accountsRoutes(
   app.post(
     '/auth/signup',
     {
-      config: { rateLimit },
+      config: { access: 'public', rateLimit },
       schema: {
         tags,
         summary: 'Create an account with an email and a password',
@@ -96,7 +97,7 @@ export async function accountsRoutes(
   app.post(
     '/auth/signin',
     {
-      config: { rateLimit },
+      config: { access: 'public', rateLimit },
       schema: {
         tags,
         summary: 'Sign in with an email and a password',
@@ -110,7 +111,7 @@ export async function accountsRoutes(
   app.post(
     '/api/auth/reset-password',
     {
-      config: { rateLimit },
+      config: { access: 'public', rateLimit },
       schema: {
         tags,
         summary: 'Mail a password-reset link (answers the same whether the account exists or not)',
@@ -130,7 +131,7 @@ export async function accountsRoutes(
   app.post(
     '/api/auth/reset-password/confirm',
     {
-      config: { rateLimit },
+      config: { access: 'public', rateLimit },
       schema: {
         tags,
         summary: 'Set a new password with the token from the reset mail',
@@ -147,7 +148,7 @@ export async function accountsRoutes(
   app.post(
     '/api/auth/signout',
     {
-      preHandler: requireUser,
+      config: { access: 'user' },
       schema: {
         tags,
         summary: 'Revoke the current session',
@@ -163,7 +164,7 @@ export async function accountsRoutes(
   app.get(
     '/api/auth/user',
     {
-      preHandler: requireUser,
+      config: { access: 'user' },
       schema: { tags, summary: 'The signed-in user', response: { 200: UserResponse, ...errors } },
     },
     async (request) => ({

@@ -51,6 +51,8 @@ export function createAccountsService(deps: {
   mailer: Mailer;
 }) {
   const { db, config, google, mailer } = deps;
+  // No session cache: a sign-out here or on another instance applies to the very next request.
+  const findLiveSession = repo.prepareFindLiveSession(db);
 
   /** Operators name the first blog editors in BLOG_EDITORS; they are granted at sign-in. */
   async function applyConfiguredRoles(user: UserRow): Promise<UserRow> {
@@ -206,7 +208,7 @@ export function createAccountsService(deps: {
     authenticator: {
       async authenticate(token: string) {
         if (token.length > 200) return null;
-        return repo.findLiveSession(db, hashToken(token));
+        return findLiveSession(hashToken(token));
       },
     } satisfies Authenticator,
   };

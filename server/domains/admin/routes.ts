@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.ts';
-import { currentUser, requireAdmin } from '../../core/auth.ts';
+import { currentUser } from '../../core/auth.ts';
 import { ErrorResponse, MessageResponse } from '../../contracts/common.ts';
 import {
   ActionsResponse,
@@ -51,7 +51,7 @@ export async function adminRoutes(
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { admin, operations, config } = opts;
   const rateLimit = { max: opts.authRateLimit, timeWindow: '1 minute' };
-  const guarded = { preHandler: requireAdmin };
+  const guarded = { config: { access: 'admin' as const } };
   const security = [{ bearer: [] }];
   const tags = ['admin'];
   const actor = (request: Parameters<typeof currentUser>[0]) => adminName(currentUser(request));
@@ -66,7 +66,7 @@ export async function adminRoutes(
   app.post(
     '/api/auth/admin-login',
     {
-      config: { rateLimit },
+      config: { access: 'public', rateLimit },
       schema: {
         tags,
         summary: 'Administrator sign-in (ADMIN_USERNAME / ADMIN_PASSWORD_HASH); 12-hour session',
@@ -111,7 +111,7 @@ export async function adminRoutes(
   app.get(
     '/api/admin/status',
     {
-      config: { rateLimit },
+      config: { access: 'admin-password', rateLimit },
       schema: {
         tags,
         summary:

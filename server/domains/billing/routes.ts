@@ -3,8 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
-import { currentUser, requireUser } from '../../core/auth.ts';
-import { unauthorized } from '../../core/errors.ts';
+import { currentUser } from '../../core/auth.ts';
 import { ErrorResponse } from '../../contracts/common.ts';
 import {
   CancelSubscriptionBody,
@@ -51,6 +50,8 @@ export async function billingRoutes(
   app.post(
     '/api/stripe/create-payment-intent',
     {
+      // Checked before the body is read, so a signed-out buyer sees the spec's message.
+      config: { access: 'user', signInMessage: 'Please login before purchasing' },
       schema: {
         tags,
         summary: 'Create a hosted checkout session for a plan or a credit pack',
@@ -59,10 +60,8 @@ export async function billingRoutes(
       },
     },
     async (request) => {
-      // Checked before anything else so a signed-out buyer sees the spec's message.
-      if (!request.user) throw unauthorized('Please login before purchasing', 'SIGN_IN_REQUIRED');
       const session = await billing.createCheckout(
-        request.user,
+        currentUser(request),
         request.body,
         allowedOrigins(config, request),
       );
@@ -73,7 +72,7 @@ export async function billingRoutes(
   app.get(
     '/api/stripe/checkout/:sessionId',
     {
-      preHandler: requireUser,
+      config: { access: 'user' },
       schema: {
         tags,
         summary: 'Where a checkout stands (after the buyer returns)',
@@ -90,7 +89,7 @@ export async function billingRoutes(
   app.get(
     '/api/stripe/subscription/status',
     {
-      preHandler: requireUser,
+      config: { access: 'user' },
       schema: {
         tags,
         summary: "The signed-in user's active subscription",
@@ -106,7 +105,7 @@ export async function billingRoutes(
   app.post(
     '/api/stripe/subscription/cancel',
     {
-      preHandler: requireUser,
+      config: { access: 'user' },
       schema: {
         tags,
         summary: 'Cancel the active subscription now',
@@ -132,7 +131,10 @@ export async function billingRoutes(
       );
       scope.post(
         '/api/stripe/webhook',
-        { schema: { tags, summary: 'Stripe webhook (signed)', hide: false } },
+        {
+          config: { access: 'webhook' },
+          schema: { tags, summary: 'Stripe webhook (signed)', hide: false },
+        },
         async (request) => {
           const signature = request.headers['stripe-signature'];
           const result = await handle(
@@ -155,7 +157,8 @@ export async function billingRoutes(
       );
       scope.get(
         '/checkout/local/:sessionId',
-        { schema: { hide: true, params: SessionParams } },
+        // The unguessable session id is the buyer's key to their own local checkout.
+        { config: { access: 'public' }, schema: { hide: true, params: SessionParams } },
         async (request, reply) => {
           const { sessionId } = request.params as { sessionId: string };
           const checkout = await billing.findCheckout(sessionId);
@@ -169,7 +172,7 @@ export async function billingRoutes(
       );
       scope.post(
         '/checkout/local/:sessionId/pay',
-        { schema: { hide: true, params: SessionParams } },
+        { config: { access: 'public' }, schema: { hide: true, params: SessionParams } },
         async (request, reply) => {
           const { sessionId } = request.params as { sessionId: string };
           const checkout = await billing.payLocalCheckout(sessionId);
@@ -181,7 +184,7 @@ export async function billingRoutes(
       );
       scope.post(
         '/checkout/local/:sessionId/cancel',
-        { schema: { hide: true, params: SessionParams } },
+        { config: { access: 'public' }, schema: { hide: true, params: SessionParams } },
         async (request, reply) => {
           const { sessionId } = request.params as { sessionId: string };
           const checkout = await billing.cancelLocalCheckout(sessionId);

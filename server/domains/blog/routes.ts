@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { currentUser, requireEditor } from '../../core/auth.ts';
+import { declareScopeAccess } from '../../core/access.ts';
+import { currentUser } from '../../core/auth.ts';
 import { readImageUpload } from '../../core/uploads.ts';
 import { ErrorResponse, MessageResponse, Ok } from '../../contracts/common.ts';
 import {
@@ -50,6 +51,7 @@ export async function blogRoutes(
   app.get(
     '/api/blog/posts',
     {
+      config: { access: 'public' },
       schema: {
         tags,
         summary: 'Published posts, newest first (12 a page)',
@@ -67,6 +69,7 @@ export async function blogRoutes(
   app.get(
     '/api/blog/posts/:slug',
     {
+      config: { access: 'public' },
       schema: {
         tags,
         summary: 'One published post',
@@ -84,7 +87,7 @@ export async function blogRoutes(
   app.post(
     '/api/blog/posts/:slug/view',
     {
-      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+      config: { access: 'public', rateLimit: { max: 120, timeWindow: '1 minute' } },
       schema: {
         tags,
         summary: 'Count one reading (the page sends it once per browser session)',
@@ -101,7 +104,7 @@ export async function blogRoutes(
   app.get(
     '/api/blog/admin/posts',
     {
-      preHandler: requireEditor,
+      config: { access: 'editor' },
       schema: {
         tags: admin,
         summary: 'All posts (editors)',
@@ -118,7 +121,7 @@ export async function blogRoutes(
   app.get(
     '/api/blog/admin/posts/:id',
     {
-      preHandler: requireEditor,
+      config: { access: 'editor' },
       schema: {
         tags: admin,
         summary: 'One post (editors)',
@@ -132,7 +135,7 @@ export async function blogRoutes(
   app.post(
     '/api/blog/admin/posts',
     {
-      preHandler: requireEditor,
+      config: { access: 'editor' },
       schema: {
         tags: admin,
         summary: 'Create a post (editors)',
@@ -150,7 +153,7 @@ export async function blogRoutes(
   app.put(
     '/api/blog/admin/posts/:id',
     {
-      preHandler: requireEditor,
+      config: { access: 'editor' },
       schema: {
         tags: admin,
         summary: 'Update a post (editors)',
@@ -169,7 +172,7 @@ export async function blogRoutes(
   app.delete(
     '/api/blog/admin/posts/:id',
     {
-      preHandler: requireEditor,
+      config: { access: 'editor' },
       schema: {
         tags: admin,
         summary: 'Delete a post (editors)',
@@ -186,7 +189,7 @@ export async function blogRoutes(
   app.post(
     '/api/blog/admin/upload',
     {
-      preHandler: requireEditor,
+      config: { access: 'editor' },
       schema: {
         tags: admin,
         summary: 'Upload a featured image (multipart field image)',
@@ -203,7 +206,7 @@ export async function blogRoutes(
   app.post(
     '/api/blog/upload-image',
     {
-      preHandler: requireEditor,
+      config: { access: 'editor' },
       schema: {
         tags: admin,
         summary: 'Upload an image for the article body (multipart field image)',
@@ -218,22 +221,26 @@ export async function blogRoutes(
     }),
   );
 
-  // Editors' images: random names, never rewritten, so they cache for a year.
-  await app.register(fastifyStatic, {
-    root: path.resolve(opts.uploadsDir),
-    prefix: BLOG_UPLOADS_PREFIX,
-    decorateReply: false,
-    index: false,
-    cacheControl: true,
-    maxAge: '365d',
-    immutable: true,
-    schemaHide: true,
+  // Editors' images: random names, never rewritten, so they cache for a year. Public, like
+  // the posts that show them.
+  await app.register(async (scope) => {
+    declareScopeAccess(scope, 'public');
+    await scope.register(fastifyStatic, {
+      root: path.resolve(opts.uploadsDir),
+      prefix: BLOG_UPLOADS_PREFIX,
+      decorateReply: false,
+      index: false,
+      cacheControl: true,
+      maxAge: '365d',
+      immutable: true,
+      schemaHide: true,
+    });
   });
 
   app.get(
     '/api/blog/admin/build-status',
     {
-      preHandler: requireEditor,
+      config: { access: 'editor' },
       schema: {
         tags: admin,
         summary: "Where publishing stands: 'queued', 'building' or 'live'",

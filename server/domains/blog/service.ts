@@ -97,11 +97,14 @@ export function toAdmin(row: PostRow): AdminPost {
   };
 }
 
-/** Published-posts cache: public reads never touch the database while it is fresh. */
+/**
+ * Published-posts cache: public reads never touch the database while it is fresh. The list form
+ * of each post (its excerpt cut from the content) is made once per load, not per request.
+ */
 interface PublishedCache {
   generation: number;
-  posts: PostDetail[];
-  bySlug: Map<string, PostDetail>;
+  listed: PublicPost[];
+  bySlug: Map<string, { detail: PostDetail; listed: PublicPost }>;
   loadedAt: number;
 }
 
@@ -111,7 +114,10 @@ export const BLOG_UPLOADS_PREFIX = '/uploads/blog/';
 /** Paths under /blog that belong to the site, never to a post. */
 const RESERVED_SLUGS = new Set(['article-shell', 'page', 'rss', 'index']);
 
-/** View counts in cached answers may lag this long; publishing refreshes at once. */
+/**
+ * View counts in cached answers, and posts published by another instance, may lag this long
+ * (plus one request: a stale cache answers while it reloads); publishing here refreshes at once.
+ */
 const CACHE_TTL_MS = 10_000;
 
 const cleanTags = (tags: string[] | undefined) =>
@@ -128,29 +134,50 @@ export function createBlogService(deps: {
   let cache: PublishedCache | null = null;
   let generation = 0;
   let loading: Promise<PublishedCache> | null = null;
+  /** Bumped by every public change: a load that started before one must not be kept. */
+  let changes = 0;
 
-  async function published(): Promise<PublishedCache> {
-    if (cache && Date.now() - cache.loadedAt < CACHE_TTL_MS) return cache;
-    loading ??= repo
+  function load(): Promise<PublishedCache> {
+    const startedAt = changes;
+    const job: Promise<PublishedCache> = repo
       .listPublished(db)
       .then((rows) => {
         const posts = rows.map(toDetail);
-        cache = {
+        const listed = posts.map(toPublic);
+        const fresh: PublishedCache = {
           generation: ++generation,
-          posts,
-          bySlug: new Map(posts.map((p) => [p.slug, p])),
+          listed,
+          bySlug: new Map(posts.map((p, i) => [p.slug, { detail: p, listed: listed[i]! }])),
           loadedAt: Date.now(),
         };
-        return cache;
+        if (changes === startedAt) cache = fresh;
+        return fresh;
       })
       .finally(() => {
-        loading = null;
+        if (loading === job) loading = null;
       });
-    return loading;
+    loading = job;
+    return job;
+  }
+
+  async function published(): Promise<PublishedCache> {
+    if (cache && Date.now() - cache.loadedAt < CACHE_TTL_MS) return cache;
+    const reload = loading ?? load();
+    if (!cache) return reload;
+    // Stale, not invalidated: answer from it while it reloads (a failed reload is retried next time).
+    reload.catch(() => {});
+    return cache;
+  }
+
+  /** Drops the cache and any load already under way, which may predate the change. */
+  function invalidate() {
+    changes += 1;
+    cache = null;
+    loading = null;
   }
 
   function publicChanged() {
-    cache = null;
+    invalidate();
     deps.onPublicChange();
   }
 
@@ -182,20 +209,20 @@ export function createBlogService(deps: {
   return {
     /** The public list page (12 per page by default), newest published first. */
     async list(page: number, limit: number) {
-      const { posts, generation: gen } = await published();
-      const pages = Math.max(1, Math.ceil(posts.length / limit));
+      const { listed, generation: gen } = await published();
+      const pages = Math.max(1, Math.ceil(listed.length / limit));
       return {
         etag: `W/"posts-${gen}-${page}-${limit}"`,
         data: {
-          posts: posts.slice((page - 1) * limit, page * limit).map(toPublic),
-          pagination: { page, pages, total: posts.length, limit },
+          posts: listed.slice((page - 1) * limit, page * limit),
+          pagination: { page, pages, total: listed.length, limit },
         },
       };
     },
 
     async detail(slug: string) {
       const { bySlug, generation: gen } = await published();
-      const post = bySlug.get(slug);
+      const post = bySlug.get(slug)?.detail;
       if (!post) throw notFound('Article not found', 'POST_NOT_FOUND');
       return { etag: `W/"post-${gen}-${post.id}"`, data: post };
     },
@@ -205,7 +232,7 @@ export function createBlogService(deps: {
       const count = await repo.incrementViews(db, slug);
       if (count === null) throw notFound('Article not found', 'POST_NOT_FOUND');
       const cached = cache?.bySlug.get(slug);
-      if (cached) cached.view_count = count;
+      if (cached) cached.detail.view_count = cached.listed.view_count = count;
       return count;
     },
 
@@ -335,7 +362,7 @@ export function createBlogService(deps: {
         seeded += 1;
       }
       // The caller writes the snapshot and builds before serving; only the cache is stale.
-      cache = null;
+      invalidate();
       return seeded;
     },
   };

@@ -64,7 +64,13 @@ export async function insertTransaction(
   tx: DbOrTx,
   row: typeof creditTransactions.$inferInsert,
 ): Promise<CreditTransactionRow> {
-  const [inserted] = await tx.insert(creditTransactions).values(row).returning();
+  // The time of the insert, not of the transaction's start (now()): the row is written after the
+  // user's balance row is locked, so in created_at order a user's rows chain balance_after as
+  // they were applied. A transaction that began earlier but waited for that lock comes later.
+  const [inserted] = await tx
+    .insert(creditTransactions)
+    .values({ ...row, createdAt: sql`clock_timestamp()` })
+    .returning();
   return inserted!;
 }
 

@@ -1,7 +1,7 @@
 /** HTTP for credits: balance, history, and the admin add/deduct/validate calls (spec 7). */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { currentUser, requireAdmin, requireUser } from '../../core/auth.ts';
+import { currentUser } from '../../core/auth.ts';
 import { forbidden } from '../../core/errors.ts';
 import { ErrorResponse } from '../../contracts/common.ts';
 import {
@@ -26,7 +26,7 @@ export async function creditsRoutes(fastify: FastifyInstance, opts: { credits: C
   app.get(
     '/api/credits/balance',
     {
-      preHandler: requireUser,
+      config: { access: 'user' },
       schema: {
         tags,
         summary: "The signed-in user's balance, latest 10 transactions and user",
@@ -46,7 +46,7 @@ export async function creditsRoutes(fastify: FastifyInstance, opts: { credits: C
   app.get(
     '/api/credits/:userId/transactions',
     {
-      preHandler: requireUser,
+      config: { access: 'user' },
       schema: {
         tags,
         summary: "A user's ledger, newest first (own user, or an administrator)",
@@ -70,7 +70,7 @@ export async function creditsRoutes(fastify: FastifyInstance, opts: { credits: C
     app.post(
       `/api/credits/${direction}`,
       {
-        preHandler: requireAdmin,
+        config: { access: 'admin' },
         schema: {
           tags,
           summary:
@@ -105,7 +105,7 @@ export async function creditsRoutes(fastify: FastifyInstance, opts: { credits: C
   app.post(
     '/api/credits/validate/:userId',
     {
-      preHandler: requireAdmin,
+      config: { access: 'admin' },
       schema: {
         tags,
         summary: "Whether a user's ledger sum equals their balance (administrators)",

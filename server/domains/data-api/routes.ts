@@ -32,9 +32,11 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
     `Tables: ${tables}. Each table's policy decides what your role (anonymous, user, editor, ` +
     'admin) may do, which columns you see or set and which rows you reach (your own, published, or all).';
 
+  // Public on purpose: each table's policy (policies.ts) decides per role, column and row.
   app.get(
     '/api/db/:table',
     {
+      config: { access: 'public' },
       schema: {
         tags,
         summary: 'Read rows you may see (columns, where, orderBy, ascending, offset, limit)',
@@ -57,6 +59,7 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
   app.post(
     '/api/db/:table',
     {
+      config: { access: 'public' },
       schema: {
         tags,
         summary: 'Add a row: the body is the row itself, { column: value } (posts, for editors)',
@@ -75,6 +78,7 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
   app.put(
     '/api/db/:table',
     {
+      config: { access: 'public' },
       schema: {
         tags,
         summary: 'Change the rows matching where: { data, where }',
@@ -93,6 +97,7 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
   app.delete(
     '/api/db/:table',
     {
+      config: { access: 'public' },
       schema: {
         tags,
         summary: 'Delete the rows matching where: { where }; answers the deleted rows',
@@ -112,7 +117,7 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
     '/api/rpc/:name',
     {
       // increment_post_views is open to anyone, like the blog's own view counter.
-      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+      config: { access: 'public', rateLimit: { max: 120, timeWindow: '1 minute' } },
       // A function without arguments may be called with no body at all.
       preValidation: async (request) => {
         request.body ??= {};

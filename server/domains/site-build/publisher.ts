@@ -1,7 +1,8 @@
 /**
  * Publishing: public content changes queue one debounced rebuild. The snapshot of published
  * posts is written right before each build, so changes made during a build trigger exactly one
- * more. A failed build keeps the previous release live and records the error.
+ * more. A failed build keeps the previous release live and records the error. Instances that
+ * share DATA_DIR/site and one database take turns (`exclusive`): snapshot and build are one turn.
  */
 import type { BuildStatus } from '../../contracts/blog.ts';
 import type { SiteBuilder } from './service.ts';
@@ -16,7 +17,10 @@ export function createPublisher(deps: {
   writeSnapshot: () => Promise<void>;
   debounceMs: number;
   log: Logger;
+  /** Runs one snapshot-and-build turn while no other instance has one (default: at once). */
+  exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
 }) {
+  const exclusive = deps.exclusive ?? (<T>(fn: () => Promise<T>) => fn());
   const status: BuildStatus = {
     state: 'live',
     startedAt: null,
@@ -31,13 +35,18 @@ export function createPublisher(deps: {
   let builds = 0;
 
   async function run(): Promise<void> {
-    if (!deps.builder) return;
+    const builder = deps.builder;
+    if (!builder) return;
     status.state = 'building';
     status.startedAt = new Date().toISOString();
     const started = Date.now();
     try {
-      await deps.writeSnapshot();
-      const manifest = await deps.builder.build();
+      // The snapshot is written inside the turn: written before it, another instance's turn
+      // could replace it with an older read of the database and this build would publish that.
+      const manifest = await exclusive(async () => {
+        await deps.writeSnapshot();
+        return builder.build();
+      });
       builds += 1;
       status.releaseId = manifest.id;
       status.error = null;
@@ -63,6 +72,19 @@ export function createPublisher(deps: {
   }
 
   return {
+    /**
+     * At start: the live release, built first only when stale. In turn with other instances, so
+     * instances starting together build once and the later ones find it current.
+     */
+    async ensureCurrent() {
+      const builder = deps.builder;
+      if (!builder) return null;
+      return exclusive(async () => {
+        await deps.writeSnapshot();
+        return builder.ensureCurrent();
+      });
+    },
+
     /** Queue one rebuild after the debounce; repeated calls in the window make one build. */
     schedule(): void {
       if (!deps.builder) return;

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withProjectBuildLock } from './build-lock.ts';
 import {
   currentReleaseId,
   inlineScriptHashes,
@@ -146,7 +147,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     try {
       // Sample clips first (cached after the first build): a failed render fails the build.
       const samples = await ensureSampleClips({ projectRoot: root, log: opts.log });
-      await runAstroBuild(outDir);
+      await withProjectBuildLock(root, () => runAstroBuild(outDir));
       // Before the file list is taken, so /samples/* is served like any release file.
       await placeSampleClips(samples, outDir);
     } catch (error) {

@@ -4,8 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyStatic from '@fastify/static';
 import { Type } from 'typebox';
-import { currentUser, requireUser } from '../../core/auth.ts';
-import { AppError, badRequest, unauthorized } from '../../core/errors.ts';
+import { declareScopeAccess } from '../../core/access.ts';
+import { currentUser } from '../../core/auth.ts';
+import { AppError, badRequest, knownClientError } from '../../core/errors.ts';
+import { refuseNul } from '../../core/request-input.ts';
 import { ErrorResponse } from '../../contracts/common.ts';
 import {
   GenerateResponse,
@@ -30,6 +32,8 @@ export async function videoRoutes(
   app.post(
     '/api/video/generate',
     {
+      // Checked before the upload is read: a signed-out visitor's image is never parsed.
+      config: { access: 'user', signInMessage: 'Please login before generating a video' },
       schema: {
         tags,
         summary: 'Start a video: multipart prompt, model and (image mode) image; costs 17 credits',
@@ -44,8 +48,6 @@ export async function videoRoutes(
       },
     },
     async (request) => {
-      if (!request.user)
-        throw unauthorized('Please login before generating a video', 'SIGN_IN_REQUIRED');
       if (!request.isMultipart()) {
         throw badRequest(
           'Send the form as multipart/form-data with the fields prompt, model and image.',
@@ -64,6 +66,7 @@ export async function videoRoutes(
               );
             image = await part.toBuffer();
           } else if (typeof part.value === 'string') {
+            refuseNul(part.value, part.fieldname);
             fields[part.fieldname] = part.value;
           }
         }
@@ -87,9 +90,11 @@ export async function videoRoutes(
           );
         }
         if (error instanceof AppError) throw error;
+        const known = knownClientError(error);
+        if (known) throw known;
         throw badRequest('The upload could not be read. Please try again.', 'MULTIPART_INVALID');
       }
-      const result = await video.submit(request.user, {
+      const result = await video.submit(currentUser(request), {
         prompt: fields.prompt,
         model: fields.model,
         image,
@@ -101,7 +106,7 @@ export async function videoRoutes(
   app.get(
     '/api/video/status/:taskId',
     {
-      preHandler: requireUser,
+      config: { access: 'user' },
       schema: {
         tags,
         summary: 'Status of one of your video tasks',
@@ -118,6 +123,7 @@ export async function videoRoutes(
   app.get(
     '/api/video/history',
     {
+      config: { access: 'user', signInMessage: 'Please login first' },
       schema: {
         tags,
         summary: 'Your completed videos, newest first',
@@ -126,26 +132,29 @@ export async function videoRoutes(
       },
     },
     async (request) => {
-      if (!request.user) throw unauthorized('Please login first', 'SIGN_IN_REQUIRED');
       const { page, limit } = request.query;
       return {
         success: true as const,
-        data: await video.history(request.user.id, page, limit),
+        data: await video.history(currentUser(request).id, page, limit),
         message: 'OK',
       };
     },
   );
 
   // Finished videos and posters: unguessable names, immutable, with range requests for seeking.
-  await app.register(fastifyStatic, {
-    root: path.resolve(opts.mediaDir),
-    prefix: MEDIA_PREFIX,
-    decorateReply: false,
-    index: false,
-    acceptRanges: true,
-    cacheControl: true,
-    maxAge: '365d',
-    immutable: true,
-    schemaHide: true,
+  // Public: the random name is the key, so a shared link plays without a sign-in.
+  await app.register(async (scope) => {
+    declareScopeAccess(scope, 'public');
+    await scope.register(fastifyStatic, {
+      root: path.resolve(opts.mediaDir),
+      prefix: MEDIA_PREFIX,
+      decorateReply: false,
+      index: false,
+      acceptRanges: true,
+      cacheControl: true,
+      maxAge: '365d',
+      immutable: true,
+      schemaHide: true,
+    });
   });
 }

@@ -1,0 +1,127 @@
+/**
+ * What the API accepts before any route sees it. JSON bodies are parsed strictly: UTF-8 only (a
+ * lenient decoder would turn bad bytes into U+FFFD and store them), no `__proto__` or
+ * `constructor.prototype` keys, no NUL characters (PostgreSQL text cannot hold them, so they
+ * would fail deep in a query as a 500), and at most MAX_JSON_DEPTH levels of nesting (no request
+ * of this API nests more than a few, and validators and services walk what they are given).
+ * Addresses with a NUL (%00) are refused for the same reason as NUL in bodies.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { badRequest } from './errors.ts';
+
+export const MAX_JSON_DEPTH = 32;
+
+export const INPUT_MESSAGES = {
+  empty: 'The request body is empty; send a JSON object.',
+  utf8: 'The request body is not valid UTF-8 text. Send JSON encoded as UTF-8.',
+  json: 'The request body is not valid JSON.',
+  tooDeep: `The request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep; send a flatter JSON document.`,
+  nulInBody:
+    'Text in the request body contains a NUL character (\\u0000), which cannot be stored. Remove it and try again.',
+  nulInUrl:
+    'The address contains a NUL character (%00), which is never valid here. Check the link.',
+  nulInField: (field: string) =>
+    `'${field}' contains a NUL character (\\u0000), which cannot be stored. Remove it and try again.`,
+  notFinite: (field: string) => `Invalid '${field}': must be a finite number.`,
+  reservedKey: (key: string) =>
+    `The request body uses the reserved key '${key}', which is not allowed. Rename or remove it.`,
+} as const;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Bytes of an `application/json` body → its value, or a 400 naming what is wrong with it. */
+export function parseJsonBody(body: Buffer): unknown {
+  if (body.length === 0) throw badRequest(INPUT_MESSAGES.empty, 'EMPTY_BODY');
+  let text: string;
+  try {
+    text = strictUtf8.decode(body);
+  } catch {
+    throw badRequest(INPUT_MESSAGES.utf8, 'INVALID_UTF8');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest(INPUT_MESSAGES.json, 'INVALID_JSON');
+  }
+  checkJsonValue(value);
+  return value;
+}
+
+/** Walks a parsed value without recursion, so a hostile depth cannot overflow the stack here. */
+function checkJsonValue(root: unknown): void {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 0 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { value, depth } = next;
+    if (typeof value === 'string') {
+      if (value.includes('\0')) throw badRequest(INPUT_MESSAGES.nulInBody, 'NUL_CHARACTER');
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) throw badRequest(INPUT_MESSAGES.tooDeep, 'JSON_TOO_DEEP');
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push({ value: item, depth: depth + 1 });
+      continue;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      // JSON.parse makes `__proto__` an own key; merged into another object it would set that
+      // object's prototype.
+      if (key === '__proto__') throw badRequest(INPUT_MESSAGES.reservedKey(key), 'FORBIDDEN_KEY');
+      if (key === 'constructor' && child && typeof child === 'object' && 'prototype' in child) {
+        throw badRequest(INPUT_MESSAGES.reservedKey('constructor.prototype'), 'FORBIDDEN_KEY');
+      }
+      if (key.includes('\0')) throw badRequest(INPUT_MESSAGES.nulInBody, 'NUL_CHARACTER');
+      stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+}
+
+/** For form fields a route reads itself (multipart): the same rule as for JSON bodies. */
+export function refuseNul(value: string, field: string): void {
+  if (value.includes('\0')) throw badRequest(INPUT_MESSAGES.nulInField(field), 'NUL_CHARACTER');
+}
+
+/**
+ * ajv coerces a query value such as `1e309` to Infinity, and then skips `minimum`/`maximum`
+ * (it only compares finite numbers), so a validated number can still be infinite.
+ */
+function refuseInfinity(values: unknown): void {
+  if (!values || typeof values !== 'object') return;
+  for (const [key, value] of Object.entries(values)) {
+    for (const item of [value].flat()) {
+      if (typeof item === 'number' && !Number.isFinite(item))
+        throw badRequest(INPUT_MESSAGES.notFinite(key), 'VALIDATION_ERROR');
+    }
+  }
+}
+
+/**
+ * Register before the routes and after the security headers (a refusal here still carries them):
+ * it replaces Fastify's JSON parser for every scope created after.
+ */
+export const requestInputPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer' },
+      (_request, body: Buffer, done) => {
+        try {
+          done(null, parseJsonBody(body));
+        } catch (error) {
+          done(error as Error, undefined);
+        }
+      },
+    );
+    app.addHook('onRequest', async (request) => {
+      if (request.url.includes('%00') || request.url.includes('\0')) {
+        throw badRequest(INPUT_MESSAGES.nulInUrl, 'NUL_CHARACTER');
+      }
+    });
+    app.addHook('preHandler', async (request) => {
+      refuseInfinity(request.query);
+      refuseInfinity(request.params);
+    });
+  },
+  { name: 'request-input', dependencies: ['errors'] },
+);

@@ -1,0 +1,94 @@
+/**
+ * The resilience suite: Load and Crash on the embedded database, then Two instances on
+ * PostgreSQL. `runSuite` is what `npm run test:resilience` (run.ts) and the bench call.
+ */
+import { rm } from 'node:fs/promises';
+import { makeDataDir } from './processes.ts';
+import type { Profile } from './profiles.ts';
+import { formatResult, type ScenarioResult } from './report.ts';
+import { createSite, runCrash, runLoad } from './single.ts';
+import { runTwoInstances } from './two-instances.ts';
+
+export type ScenarioName = 'load' | 'crash' | 'two';
+export const SCENARIOS: ScenarioName[] = ['load', 'crash', 'two'];
+
+export interface SuiteResult {
+  profile: Profile['name'];
+  scenarios: ScenarioResult[];
+  passed: number;
+  failed: number;
+}
+
+export async function runSuite(
+  profile: Profile,
+  only: ScenarioName[] = SCENARIOS,
+  print: (text: string) => void = console.log,
+): Promise<SuiteResult> {
+  const scenarios: ScenarioResult[] = [];
+  const record = (result: ScenarioResult) => {
+    scenarios.push(result);
+    print(formatResult(result));
+  };
+  const failedToRun = (name: string, database: ScenarioResult['database'], error: unknown) =>
+    record({
+      name,
+      database,
+      seconds: 0,
+      requests: 0,
+      byStatus: {},
+      fiveXx: 0,
+      networkErrors: { total: 0, unexplained: 0 },
+      tasks: {},
+      notes: [],
+      checks: [
+        {
+          name: 'scenario ran to the end',
+          ok: false,
+          detail: String((error as Error).stack ?? error),
+        },
+      ],
+    });
+
+  if (only.includes('load') || only.includes('crash')) {
+    // Crash continues on Load's data directory: one first build instead of two.
+    const dataDir = await makeDataDir('resilience-');
+    const site = await createSite(dataDir);
+    let keep = false;
+    try {
+      for (const [name, run] of [
+        ['load', runLoad],
+        ['crash', runCrash],
+      ] as const) {
+        if (!only.includes(name)) continue;
+        try {
+          const result = await run(site, profile);
+          keep ||= result.checks.some((c) => !c.ok);
+          record(result);
+        } catch (error) {
+          keep = true;
+          failedToRun(name === 'load' ? 'Load' : 'Crash', 'pglite', error);
+        }
+      }
+    } finally {
+      if (site.proc) site.proc.child.kill('SIGKILL');
+      if (keep || process.env.RESILIENCE_KEEP)
+        print(`  data directory kept for a look: ${dataDir}`);
+      else await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+  if (only.includes('two')) {
+    try {
+      record(await runTwoInstances(profile));
+    } catch (error) {
+      failedToRun('Two instances', 'postgres', error);
+    }
+  }
+
+  const checks = scenarios.flatMap((s) => s.checks);
+  return {
+    profile: profile.name,
+    scenarios,
+    passed: checks.filter((c) => c.ok).length,
+    failed: checks.filter((c) => !c.ok).length,
+  };
+}
