@@ -113,14 +113,23 @@ export const requestInputPlugin = fp(
         }
       },
     );
-    app.addHook('onRequest', async (request) => {
+    // Callback-style hooks: they run on every request, and need no promise.
+    app.addHook('onRequest', (request, _reply, done) => {
       if (request.url.includes('%00') || request.url.includes('\0')) {
-        throw badRequest(INPUT_MESSAGES.nulInUrl, 'NUL_CHARACTER');
+        done(badRequest(INPUT_MESSAGES.nulInUrl, 'NUL_CHARACTER'));
+        return;
       }
+      done();
     });
-    app.addHook('preHandler', async (request) => {
-      refuseInfinity(request.query);
-      refuseInfinity(request.params);
+    app.addHook('preHandler', (request, _reply, done) => {
+      try {
+        refuseInfinity(request.query);
+        refuseInfinity(request.params);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
     });
   },
   { name: 'request-input', dependencies: ['errors'] },
