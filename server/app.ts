@@ -5,19 +5,21 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
+import pino from 'pino';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ConfigError, type Config } from './config.ts';
 import { accessPlugin, declareScopeAccess } from './core/access.ts';
-import { authPlugin } from './core/auth.ts';
+import { authPlugin, type SessionAndUser } from './core/auth.ts';
 import { LOCK_KEYS, openDatabase, type Database } from './core/db.ts';
+import { createUserCache, type UserCache } from './core/user-cache.ts';
 import { acquireEmbeddedLock, EmbeddedDatabaseInUseError } from './core/embedded-lock.ts';
 import { AppError, errorsPlugin, frameworkErrorHandler } from './core/errors.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mailer.ts';
 import { requestInputPlugin } from './core/request-input.ts';
-import { securityHeaders, securityPlugin } from './core/security.ts';
+import { apiSecurityHeaders, securityPlugin } from './core/security.ts';
 import { loadLiveRelease, staticSitePlugin, type LiveRelease } from './core/static-site.ts';
 import type { PostsSnapshot } from './contracts/blog.ts';
 import { HealthResponse } from './contracts/common.ts';
@@ -70,6 +72,7 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     siteRelease: LiveRelease;
+    userCache: UserCache<SessionAndUser>;
     media: MediaStore;
     blog: BlogService;
     publisher: Publisher;
@@ -92,26 +95,40 @@ export const REDACT_PATHS = [
 ];
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  // Request logs go to stdout asynchronously: lines written while a write is in flight go out
+  // together in the next one (one syscall per batch instead of per line; about a third of a
+  // public read's cost under load). Nothing waits for a size: each batch goes out as soon as the
+  // previous write finishes, and what is pending is flushed on exit.
+  const logStream = deps.logStream ?? asyncStdout();
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      stream: logStream,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: {
         // Never log query strings: reset tokens and passwords may travel in them.
         req: (req) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
       },
     },
+    // One access-log line per request, written when it is answered (below), instead of
+    // Fastify's two ("incoming request" and "request completed"): half the logging per request.
+    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // Addresses the router refuses before any hook runs still answer in our shape and headers.
-    frameworkErrors: frameworkErrorHandler(() =>
-      securityHeaders(config.isProduction, release.inlineScriptHashes),
-    ),
+    // They are JSON, never a document: the API's headers.
+    frameworkErrors: frameworkErrorHandler(() => apiSecurityHeaders(config.isProduction)),
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+    done();
+  });
 
   // PGlite takes no lock itself: one process per DATA_DIR/db (the admin CLI checks this lock).
   const embeddedLock =
@@ -138,8 +155,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       ? await createSmtpMailer(config.mail.smtpUrl, config.mail.from)
       : createOutboxMailer(path.join(config.dataDir, 'outbox'), config.mail.from));
   const google = deps.google ?? createGoogleIdentity(config.google);
-  const accounts = createAccountsService({ db: database.db, config, google, mailer });
-  const credits = createCreditsService(database.db);
+  // Sessions and newest ledger rows in memory, dropped by the database's own change notices.
+  const userCache = await createUserCache<SessionAndUser>(database);
+  app.addHook('onClose', () => userCache.stop().catch(() => {}));
+  app.decorate('userCache', userCache);
+  const accounts = createAccountsService({ db: database.db, config, google, mailer, userCache });
+  const credits = createCreditsService(database.db, userCache);
   const stripe = deps.stripe ?? (config.stripe ? createStripeProvider(config.stripe) : null);
   const billing = createBillingService({
     db: database.db,
@@ -379,4 +400,22 @@ function startScheduler(app: FastifyInstance, billing: BillingService): void {
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
   });
+}
+
+let stdoutDestination: ReturnType<typeof pino.destination> | null = null;
+
+/** One asynchronous stdout writer per process, flushed when the process exits. */
+function asyncStdout(): ReturnType<typeof pino.destination> {
+  if (!stdoutDestination) {
+    const destination = pino.destination({ dest: 1, sync: false });
+    process.on('exit', () => {
+      try {
+        destination.flushSync();
+      } catch {
+        // stdout already closed: nothing left to write to.
+      }
+    });
+    stdoutDestination = destination;
+  }
+  return stdoutDestination;
 }

@@ -13,9 +13,14 @@ export interface RequestSession {
   isAdmin: boolean;
 }
 
+export interface SessionAndUser {
+  session: RequestSession;
+  user: UserRow;
+}
+
 export interface Authenticator {
   /** Resolves a bearer token to its live session and user, or null. */
-  authenticate(token: string): Promise<{ session: RequestSession; user: UserRow } | null>;
+  authenticate(token: string): Promise<SessionAndUser | null>;
 }
 
 declare module 'fastify' {

@@ -35,7 +35,19 @@ export interface Database {
    * killed holder never blocks the others. PGlite serves one process only: `fn` just runs.
    */
   exclusive<T>(key: number, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Delivers every NOTIFY on `channel` committed by any process to `handlers.notify`. When
+   * notifications may have been missed (the listening connection dropped), `handlers.gap(false)`
+   * runs at once and `gap(true)` once listening resumes; callers drop what they cached and cache
+   * nothing in between. PGlite delivers a commit's notifications before the commit resolves.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  notify(payload: string): void;
+  gap(listening: boolean): void;
 }
 
 const migrationsFolder = fileURLToPath(new URL('../db/migrations', import.meta.url));
@@ -49,6 +61,9 @@ export const LOCK_KEYS = {
   blogSeed: 727_003,
 } as const;
 
+/** NOTIFY channels the app listens on (migration 0005 raises 'user_change'). */
+export const NOTIFY_CHANNELS = ['user_change'];
+
 /** Opens PGlite at `dataDir` (undefined = in memory). */
 export async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
@@ -61,13 +76,25 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     ping: () => ping(db),
     exclusive: (_key, fn) => fn(),
+    async listen(channel, handlers) {
+      const stop = await client.listen(channel, handlers.notify);
+      handlers.gap(true);
+      return () => stop();
+    },
     close: () => client.close(),
   };
 }
 
 /** Opens a PostgreSQL pool on `url`. */
 export function openPostgres(url: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // Every pooled connection LISTENs too: PostgreSQL hands a session its own notifications before
+  // its COMMIT returns, so a write made through this pool reaches this process's listeners
+  // before the code that wrote it goes on (read-your-writes for the caches that listen).
+  const listeners = new Map<string, Set<ListenHandlers>>();
+  const deliver = (channel: string, payload: string) => {
+    for (const handlers of listeners.get(channel) ?? []) handlers.notify(payload);
+  };
+  const pool = new pg.Pool({ connectionString: url, max, Client: listeningClient(deliver) });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
@@ -98,7 +125,107 @@ export function openPostgres(url: string, max = 10): Database {
         client.release();
       }
     },
+    async listen(channel, handlers) {
+      if (!NOTIFY_CHANNELS.includes(channel)) throw new Error(`Unknown channel ${channel}`);
+      let set = listeners.get(channel);
+      if (!set) listeners.set(channel, (set = new Set()));
+      set.add(handlers);
+      // Its own connection as well: the pool may hold no connection at all when idle, and a
+      // lost connection must be noticed (a gap) rather than silently missing notifications.
+      const stop = await listenPostgres(url, channel, handlers);
+      return async () => {
+        set.delete(handlers);
+        await stop();
+      };
+    },
     close: () => pool.end(),
+  };
+}
+
+/**
+ * A pg.Client that LISTENs on NOTIFY_CHANNELS as soon as it connects, before the pool hands it
+ * out (pg-pool calls connect with a callback and uses the client when it fires).
+ */
+function listeningClient(deliver: (channel: string, payload: string) => void) {
+  const listen = NOTIFY_CHANNELS.map((channel) => `LISTEN ${pg.escapeIdentifier(channel)}`);
+  return class ListeningClient extends pg.Client {
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (err: Error | null, client?: pg.Client) => void): void;
+    override connect(
+      callback?: (err: Error | null, client?: pg.Client) => void,
+    ): Promise<pg.Client> | void {
+      const ready = super.connect().then(async () => {
+        this.on('notification', (message) => deliver(message.channel, message.payload ?? ''));
+        await this.query(listen.join('; '));
+        return this as pg.Client;
+      });
+      if (!callback) return ready;
+      ready.then(
+        (client) => callback(null, client),
+        (err: Error) => callback(err),
+      );
+    }
+  };
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other queries). A lost
+ * connection is reported as a gap and retried every second until it listens again.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  handlers: ListenHandlers,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      next.removeAllListeners('notification');
+      void next.end().catch(() => {});
+      if (client === next) client = null;
+      if (stopped) return;
+      handlers.gap(false);
+      retry = setTimeout(() => void connect().catch(onLost), 1000);
+      retry.unref();
+    };
+    next.on('error', onLost);
+    next.on('end', onLost);
+    next.on('notification', (message) => {
+      if (message.channel === channel) handlers.notify(message.payload ?? '');
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (err) {
+      onLost();
+      throw err;
+    }
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    handlers.gap(true);
+  };
+  await connect().catch(() => {
+    // Already reported as a gap and retrying: the caches stay off until it listens.
+  });
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const current = client;
+    client = null;
+    if (current) {
+      current.removeAllListeners();
+      current.on('error', () => {});
+      await current.end().catch(() => {});
+    }
   };
 }
 

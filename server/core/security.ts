@@ -90,6 +90,26 @@ export function securityHeaders(
   };
 }
 
+/**
+ * The headers of an API answer (JSON, never a document): nothing may load or frame it, so its
+ * CSP is `default-src 'none'; frame-ancestors 'none'` (the OWASP REST advice) instead of the
+ * pages' policy, and headers that only mean something to documents are left out. About 250
+ * bytes instead of 1.9 KB on every API answer.
+ */
+export function apiSecurityHeaders(production: boolean): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+    'cross-origin-resource-policy': 'same-origin',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    ...(production ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  };
+}
+
+/** API paths answer JSON; /api/docs is the one HTML page (Swagger UI) under /api/. */
+export const isApiPath = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
+
 export const securityPlugin = fp(
   async (
     app: FastifyInstance,
@@ -98,7 +118,12 @@ export const securityPlugin = fp(
     // A release switch replaces the hash array, so comparing identities is enough to notice it.
     let builtFor: string[] | null = null;
     let headers: Record<string, string> = {};
-    app.addHook('onRequest', (_request, reply, done) => {
+    const api = apiSecurityHeaders(opts.production);
+    app.addHook('onRequest', (request, reply, done) => {
+      if (isApiPath(request.url)) {
+        reply.headers(api);
+        return done();
+      }
       const hashes = opts.inlineScriptHashes();
       if (hashes !== builtFor) {
         headers = securityHeaders(opts.production, hashes);

@@ -361,7 +361,7 @@ describe('bad input: what each refusal says, and schema bounds (pglite)', () => 
       expect(res.statusCode).toBe(status);
       expect(res.json()).toMatchObject({ success: false, code });
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'self'/);
+      expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     },
   );
 

@@ -7,6 +7,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
+import { isApiPath } from '../../server/core/security.ts';
 import { loadLiveRelease } from '../../server/core/static-site.ts';
 import { bearer, createTestApp, signInLocal, testConfig, type TestApp } from '../helpers/app.ts';
 
@@ -34,6 +35,7 @@ function pageUrl(file: string): string {
 
 interface Answer {
   name: string;
+  url: string;
   res: LightMyRequestResponse;
 }
 
@@ -42,8 +44,14 @@ function missingHeaders(answer: Answer, production: boolean): string[] {
   const h = answer.res.headers;
   const problems: string[] = [];
   const csp = String(h['content-security-policy'] ?? '');
-  if (!/(^|;\s*)default-src 'self'/.test(csp)) problems.push(`CSP default-src (got "${csp}")`);
-  if (!/(^|;\s*)frame-ancestors 'self'(;|$)/.test(csp)) problems.push("frame-ancestors 'self'");
+  // API answers are JSON: nothing may load or frame them. Pages: our own origin only.
+  const api = isApiPath(answer.url);
+  const own = api ? "'none'" : "'self'";
+  if (!new RegExp(`(^|;\\s*)default-src ${own}`).test(csp))
+    problems.push(`CSP default-src ${own} (got "${csp}")`);
+  if (!new RegExp(`(^|;\\s*)frame-ancestors ${own}(;|$)`).test(csp))
+    problems.push(`frame-ancestors ${own}`);
+  if (api && h['x-frame-options'] !== 'DENY') problems.push('X-Frame-Options: DENY');
   if (h['x-content-type-options'] !== 'nosniff') problems.push('X-Content-Type-Options: nosniff');
   if (h['referrer-policy'] !== 'strict-origin-when-cross-origin')
     problems.push('Referrer-Policy: strict-origin-when-cross-origin');
@@ -89,6 +97,7 @@ describe('security headers', () => {
   async function everyAnswer(app: FastifyInstance): Promise<Answer[]> {
     const get = async (name: string, opts: InjectOptions): Promise<Answer> => ({
       name,
+      url: String(opts.url),
       res: await app.inject(opts),
     });
     const answers: Answer[] = [];
@@ -99,7 +108,7 @@ describe('security headers', () => {
       await get('GET /pricing/ (redirect)', { url: '/pricing/' }),
       await get('GET /no-such-page (404 page)', { url: '/no-such-page' }),
       await get('GET /api/health', { url: '/api/health' }),
-      { name: 'GET /api/blog/posts', res: list },
+      { name: 'GET /api/blog/posts', url: '/api/blog/posts', res: list },
       await get('GET /api/blog/posts (304)', {
         url: '/api/blog/posts?page=1&limit=12',
         headers: { 'if-none-match': String(list.headers.etag) },

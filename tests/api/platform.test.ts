@@ -69,8 +69,19 @@ describe('platform', () => {
     expect(limited.json().message).toMatch(/too many/i);
   });
 
-  it('sends security headers, CSP with frame-ancestors, on API answers', async () => {
+  it('sends security headers on API answers: nothing may load or frame them', async () => {
     const res = await t.app.inject({ url: '/api/health' });
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none';frame-ancestors 'none'",
+    );
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['strict-transport-security']).toBeUndefined(); // production only
+  });
+
+  it("sends the pages' CSP, Google sign-in and GA4 allowed, on page answers", async () => {
+    const res = await t.app.inject({ url: '/no-such-page' });
     expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'self'/);
     expect(res.headers['content-security-policy']).toMatch(
       /script-src 'self' https:\/\/accounts\.google\.com\/gsi\/client/,
@@ -83,8 +94,6 @@ describe('platform', () => {
       /connect-src [^;]*https:\/\/\*\.google-analytics\.com https:\/\/\*\.analytics\.google\.com https:\/\/www\.googletagmanager\.com/,
     );
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(res.headers['strict-transport-security']).toBeUndefined(); // production only
   });
 
   it('answers unknown API paths with a JSON 404', async () => {

@@ -8,6 +8,7 @@
  * - Money paths: video submit latency at 20 and 100 concurrent users, checkout creation p99.
  * - Local render of one 8 s clip (wall time and ratio to 8 s).
  * - Site build with 1,000 published posts, and publish-to-live with 1,000 posts.
+ * - The resilience suite's long profile (200 users, crashes, two instances), 0 5xx and 0 failures.
  * - Lighthouse scores, layout shift and JavaScript weight of the public pages (lighthouse.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,7 +24,10 @@ import { renderLocalVideo } from '../../server/domains/video/providers/local-ren
 import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
 import type { PostsSnapshot } from '../../server/contracts/blog.ts';
 import { lighthouseBench } from './lighthouse.ts';
+import { runSuite, SCENARIOS, type SuiteResult } from '../resilience/suite.ts';
+import { PROFILES } from '../resilience/profiles.ts';
 
+const benchStarted = performance.now();
 const root = path.resolve(import.meta.dirname, '../..');
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -54,7 +58,7 @@ interface Figure {
 }
 const rows: Row[] = [];
 const figures: Figure[] = [];
-/** BENCH_ONLY=api,render,build,publish,lighthouse runs some sections (all by default). */
+/** BENCH_ONLY=api,render,build,publish,resilience,lighthouse runs some sections (all by default). */
 const only = process.env.BENCH_ONLY?.split(',');
 const want = (section: string) => !only || only.includes(section);
 
@@ -256,6 +260,9 @@ function capture(url: string, headers: Record<string, string> = {}) {
   );
 }
 
+/** Request headers of a browser that accepts compressed pages (autocannon sends none). */
+const BROWSER = { 'accept-encoding': 'br, gzip, deflate' };
+
 interface Ceiling {
   base: string;
   reqPerSec: number;
@@ -293,6 +300,9 @@ async function benchApp(database: string, databaseUrl: string | null, ceiling: C
       ],
       ['GET / (static)', '/', 0.5],
       ['GET /blog/{slug} (static)', `/blog/${slug}`, 0.5],
+      // What a browser asks for: the same pages, compressed once per release and held in memory.
+      ['GET / (static, as a browser: br)', '/', 0.5, BROWSER],
+      ['GET /blog/{slug} (static, as a browser: br)', `/blog/${slug}`, 0.5, BROWSER],
     ];
     const answers = [];
     for (const [, urlPath, , headers] of targets)
@@ -535,13 +545,42 @@ if (want('publish')) {
   }
 }
 
-// 5. Lighthouse budgets of the public pages (issue 6).
+// 5. The resilience suite's long profile: load, crash and two instances (tests/resilience).
+let resilience: SuiteResult | null = null;
+if (want('resilience')) {
+  const started = performance.now();
+  resilience = await runSuite(PROFILES.long, SCENARIOS, (text) => console.log(text));
+  for (const scenario of resilience.scenarios) {
+    const failed = scenario.checks.filter((c) => !c.ok).length;
+    figures.push({
+      name: `resilience ${scenario.name} (${scenario.database}): ${scenario.requests} requests, 5xx, failed checks of ${scenario.checks.length}`,
+      value: scenario.fiveXx + failed,
+      unit: '',
+      goal: '0',
+      met: scenario.fiveXx + failed === 0 && !scenario.skipped,
+    });
+  }
+  figures.push({
+    name: 'resilience suite, long profile (wall time)',
+    value: +((performance.now() - started) / 1000).toFixed(0),
+    unit: 's',
+  });
+}
+
+// 6. Lighthouse budgets of the public pages (issue 6).
 let lighthouse: Awaited<ReturnType<typeof lighthouseBench>> | null = null;
 if (want('lighthouse')) {
   lighthouse = await lighthouseBench(startProcess);
   figures.push(...lighthouse.figures);
 }
 
+figures.push({
+  name: 'whole bench (wall time)',
+  value: +((performance.now() - benchStarted) / 60_000).toFixed(1),
+  unit: 'min',
+  goal: '≤ 15',
+  met: performance.now() - benchStarted <= 15 * 60_000,
+});
 const table = [
   `${connections} connections, ${duration} s each`,
   '',
@@ -570,6 +609,7 @@ writeFileSync(
       rows,
       figures,
       ...(lighthouse ? { lighthouse: lighthouse.pages } : {}),
+      ...(resilience ? { resilience } : {}),
     },
     null,
     2,

@@ -75,3 +75,28 @@ describe('securityPlugin', () => {
     expect(missing.headers['content-security-policy']).toContain("frame-ancestors 'self'");
   });
 });
+
+describe('API answers', () => {
+  it("get default-src 'none' and frame-ancestors 'none'; pages and /api/docs keep the pages' CSP", async () => {
+    const app = Fastify();
+    await app.register(securityPlugin, { production: true, inlineScriptHashes: () => [] });
+    app.get('/api/thing', async () => ({ ok: true }));
+    app.get('/api/docs', async () => 'docs');
+    app.get('/apiary', async () => 'page');
+    const api = await app.inject('/api/thing');
+    const docs = await app.inject('/api/docs');
+    const page = await app.inject('/apiary');
+    await app.close();
+    expect(api.headers).toMatchObject({
+      'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+    });
+    for (const res of [docs, page]) {
+      expect(res.headers['content-security-policy']).toMatch(/^default-src 'self';/);
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    }
+  });
+});

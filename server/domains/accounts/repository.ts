@@ -67,6 +67,7 @@ export function prepareFindLiveSession(db: Db) {
     .select({
       session: { id: sessions.id, userId: sessions.userId, isAdmin: sessions.isAdmin },
       user: users,
+      expiresAt: sessions.expiresAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

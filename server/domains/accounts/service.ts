@@ -3,12 +3,13 @@
  * Every sign-in path ends in `startSession`, so tokens are made and stored in one place.
  */
 import type { Config } from '../../config.ts';
-import type { Authenticator } from '../../core/auth.ts';
+import type { Authenticator, SessionAndUser } from '../../core/auth.ts';
 import type { Db } from '../../core/db.ts';
 import { AppError, conflict, unauthorized } from '../../core/errors.ts';
 import type { Mailer } from '../../core/mailer.ts';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { hashToken, newToken } from '../../core/tokens.ts';
+import type { UserCache } from '../../core/user-cache.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { PublicUser } from '../../contracts/auth.ts';
 import { GoogleIdentityError, type GoogleProfile } from './google-identity.ts';
@@ -49,10 +50,25 @@ export function createAccountsService(deps: {
   config: Config;
   google: GoogleVerifier;
   mailer: Mailer;
+  /** Optional: without it every request reads its session from the database. */
+  userCache?: UserCache<SessionAndUser>;
 }) {
-  const { db, config, google, mailer } = deps;
-  // No session cache: a sign-out here or on another instance applies to the very next request.
+  const { db, config, google, mailer, userCache } = deps;
   const findLiveSession = repo.prepareFindLiveSession(db);
+  /**
+   * Sessions come from the user cache when there is one: a sign-out, revocation or change of the
+   * user on any instance drops the entry when it commits (core/user-cache.ts).
+   */
+  const lookUpSession = async (tokenHash: string) => {
+    const load = async () => {
+      const row = await findLiveSession(tokenHash);
+      if (!row) return null;
+      const { expiresAt, ...value } = row;
+      return { value, userId: row.user.id, expiresAt };
+    };
+    if (userCache) return userCache.session(tokenHash, load);
+    return (await load())?.value ?? null;
+  };
 
   /** Operators name the first blog editors in BLOG_EDITORS; they are granted at sign-in. */
   async function applyConfiguredRoles(user: UserRow): Promise<UserRow> {
@@ -208,7 +224,7 @@ export function createAccountsService(deps: {
     authenticator: {
       async authenticate(token: string) {
         if (token.length > 200) return null;
-        return findLiveSession(hashToken(token));
+        return lookUpSession(hashToken(token));
       },
     } satisfies Authenticator,
   };

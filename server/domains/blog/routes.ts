@@ -28,14 +28,31 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 200 }) });
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
-/** Public reads revalidate with an ETag: a 304 costs no serialization at all. */
-function cached(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
-  reply.header('etag', etag).header('cache-control', 'public, max-age=0, must-revalidate');
-  if (request.headers['if-none-match'] === etag) {
-    reply.status(304).send();
-    return true;
-  }
-  return false;
+/**
+ * Public reads revalidate with an ETag (a 304 costs no serialization at all), and each ETag's
+ * answer is serialized once, by the route's response schema, then sent as those bytes until the
+ * ETag changes (a publish, an edit or a counted view makes a new one).
+ */
+function createPublicReads(maxBodies = 512) {
+  const bodies = new Map<string, Buffer>();
+  return function send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    etag: string,
+    payload: () => unknown,
+  ): FastifyReply {
+    reply.header('etag', etag).header('cache-control', 'public, max-age=0, must-revalidate');
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+    const key = `${request.routeOptions.url}\n${etag}`;
+    let body = bodies.get(key);
+    if (body === undefined) {
+      // Encoded once: writing a string to the socket would encode it again on every answer.
+      body = Buffer.from(reply.serialize(payload()) as string);
+      if (bodies.size >= maxBodies) bodies.delete(bodies.keys().next().value!);
+      bodies.set(key, body);
+    }
+    return reply.type('application/json; charset=utf-8').send(body);
+  };
 }
 
 export async function blogRoutes(
@@ -47,6 +64,7 @@ export async function blogRoutes(
   const tags = ['blog'];
   const admin = ['blog-admin'];
   mkdirSync(opts.uploadsDir, { recursive: true });
+  const publicRead = createPublicReads();
 
   app.get(
     '/api/blog/posts',
@@ -61,8 +79,7 @@ export async function blogRoutes(
     },
     async (request, reply) => {
       const { etag, data } = await blog.list(request.query.page, request.query.limit);
-      if (cached(request, reply, etag)) return reply;
-      return { success: true as const, data };
+      return publicRead(request, reply, etag, () => ({ success: true as const, data }));
     },
   );
 
@@ -79,8 +96,7 @@ export async function blogRoutes(
     },
     async (request, reply) => {
       const { etag, data } = await blog.detail(request.params.slug);
-      if (cached(request, reply, etag)) return reply;
-      return { success: true as const, data };
+      return publicRead(request, reply, etag, () => ({ success: true as const, data }));
     },
   );
 

@@ -133,6 +133,8 @@ export function createBlogService(deps: {
   const { db } = deps;
   let cache: PublishedCache | null = null;
   let generation = 0;
+  /** View counts recorded into the cached posts: part of every public ETag. */
+  let views = 0;
   let loading: Promise<PublishedCache> | null = null;
   /** Bumped by every public change: a load that started before one must not be kept. */
   let changes = 0;
@@ -212,7 +214,7 @@ export function createBlogService(deps: {
       const { listed, generation: gen } = await published();
       const pages = Math.max(1, Math.ceil(listed.length / limit));
       return {
-        etag: `W/"posts-${gen}-${page}-${limit}"`,
+        etag: `W/"posts-${gen}.${views}-${page}-${limit}"`,
         data: {
           posts: listed.slice((page - 1) * limit, page * limit),
           pagination: { page, pages, total: listed.length, limit },
@@ -224,7 +226,7 @@ export function createBlogService(deps: {
       const { bySlug, generation: gen } = await published();
       const post = bySlug.get(slug)?.detail;
       if (!post) throw notFound('Article not found', 'POST_NOT_FOUND');
-      return { etag: `W/"post-${gen}-${post.id}"`, data: post };
+      return { etag: `W/"post-${gen}.${views}-${post.id}"`, data: post };
     },
 
     /** Counts one reading (the page calls it once per browser session) and returns the total. */
@@ -232,7 +234,11 @@ export function createBlogService(deps: {
       const count = await repo.incrementViews(db, slug);
       if (count === null) throw notFound('Article not found', 'POST_NOT_FOUND');
       const cached = cache?.bySlug.get(slug);
-      if (cached) cached.detail.view_count = cached.listed.view_count = count;
+      if (cached) {
+        cached.detail.view_count = cached.listed.view_count = count;
+        // The answers changed: new ETags, so nothing serialized before this view is served again.
+        views += 1;
+      }
       return count;
     },
 

@@ -5,6 +5,7 @@
  * atomically (a video task, a checkout).
  */
 import type { Db, DbOrTx } from '../../core/db.ts';
+import type { UserCache } from '../../core/user-cache.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import type { CreditTransactionRow } from '../../db/schema.ts';
 import type { CreditTransaction } from '../../contracts/credits.ts';
@@ -109,7 +110,13 @@ export async function takeBackCredits(
   return { taken, duplicate: false };
 }
 
-export function createCreditsService(db: Db) {
+/**
+ * `cache` (optional) keeps each user's newest ledger rows in memory; the database drops them
+ * whenever that user's ledger changes, in any process (core/user-cache.ts).
+ */
+export function createCreditsService(db: Db, cache?: Pick<UserCache<unknown>, 'perUser'>) {
+  const newest = async (userId: string, limit: number) =>
+    (await repo.listTransactions(db, userId, limit, 0)).map(toApiTransaction);
   return {
     /** Applies one change in its own transaction. */
     apply(change: CreditChange): Promise<AppliedChange> {
@@ -117,8 +124,9 @@ export function createCreditsService(db: Db) {
     },
 
     /** The newest `limit` ledger rows (the balance answer needs no total). */
-    async recentTransactions(userId: string, limit = 10) {
-      return (await repo.listTransactions(db, userId, limit, 0)).map(toApiTransaction);
+    recentTransactions(userId: string, limit = 10) {
+      if (!cache) return newest(userId, limit);
+      return cache.perUser(`ledger:${limit}`, userId, () => newest(userId, limit));
     },
 
     async latestTransactions(userId: string, limit = 10, offset = 0) {
