@@ -6,7 +6,13 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import pino from 'pino';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RouteOptions,
+} from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -110,9 +116,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         req: (req) => ({ method: req.method, url: req.url.split('?')[0], id: req.id }),
       },
     },
-    // One access-log line per request, written when it is answered (below), instead of
-    // Fastify's two ("incoming request" and "request completed"): half the logging per request.
-    disableRequestLogging: true,
+    logController: new AccessLog(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
@@ -122,13 +126,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     frameworkErrors: frameworkErrorHandler(() => apiSecurityHeaders(config.isProduction)),
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
-      'request completed',
-    );
-    done();
-  });
 
   // PGlite takes no lock itself: one process per DATA_DIR/db (the admin CLI checks this lock).
   const embeddedLock =
@@ -400,6 +397,19 @@ function startScheduler(app: FastifyInstance, billing: BillingService): void {
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
   });
+}
+
+/**
+ * One access-log line per request, written when it is answered, instead of Fastify's two
+ * ("incoming request" and "request completed"): half the logging work on every request.
+ */
+class AccessLog extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply) {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
 }
 
 let stdoutDestination: ReturnType<typeof pino.destination> | null = null;

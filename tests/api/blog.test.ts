@@ -200,6 +200,36 @@ describe.each(databaseKinds)('blog on %s', (kind) => {
     ).toBe(404);
   });
 
+  it('answers a counted view in the next read of the post and the list, with a new ETag', async () => {
+    const post = (await create(article('Read twice'))).json().data;
+    const detail = () => t.app.inject({ url: `/api/blog/posts/${post.slug}` });
+    const list = () => t.app.inject({ url: '/api/blog/posts?page=1&limit=50' });
+    const listed = (res: Awaited<ReturnType<typeof list>>) =>
+      (res.json().data.posts as Array<{ slug: string; view_count: number }>).find(
+        (p) => p.slug === post.slug,
+      )?.view_count;
+    // Twice each: the second answer is the one kept from the first serialization.
+    await detail();
+    const before = await detail();
+    await list();
+    const listBefore = await list();
+    expect(before.json().data.view_count).toBe(0);
+    expect(listed(listBefore)).toBe(0);
+    await t.app.inject({ method: 'POST', url: `/api/blog/posts/${post.slug}/view` });
+    const after = await detail();
+    const listAfter = await list();
+    expect(after.json().data.view_count).toBe(1);
+    expect(listed(listAfter)).toBe(1);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(listAfter.headers.etag).not.toBe(listBefore.headers.etag);
+    // The old ETag no longer revalidates.
+    const stale = await t.app.inject({
+      url: `/api/blog/posts/${post.slug}`,
+      headers: { 'if-none-match': String(before.headers.etag) },
+    });
+    expect(stale.statusCode).toBe(200);
+  });
+
   it('deletes a post', async () => {
     const post = (await create(article('Short lived'))).json().data;
     const res = await t.app.inject({
