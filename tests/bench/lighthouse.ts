@@ -12,7 +12,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -290,6 +290,11 @@ function formatTable(pages: PageResult[]): string {
 export async function lighthouseBench(
   startProcess: StartProcess,
 ): Promise<{ table: string; pages: PageResult[]; figures: Figure[] }> {
+  if (!existsSync(CHROME_PATH)) {
+    throw new Error(
+      `No Chromium at ${CHROME_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH.`,
+    );
+  }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veo3-lighthouse-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

@@ -76,6 +76,17 @@ test.describe('gallery', () => {
     expect(box?.height).toBe(550);
   });
 
+  test('only shown cards have frames: the hidden ones wait in <noscript> until first shown', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    // Every frame in the markup is a browsing context set up while parsing, even a lazy one.
+    await expect(galleryRegion(page).locator('iframe')).toHaveCount(8);
+    await galleryRegion(page).getByRole('button', { name: 'More Videos' }).click();
+    await expect(galleryRegion(page).locator('iframe')).toHaveCount(12);
+    await expect(visibleFrames(page)).toHaveCount(12);
+  });
+
   test('the loading fallback hides when the frame loads', async ({ page }) => {
     await page.goto('/');
     const card = galleryRegion(page).locator('li[data-category]').first();
