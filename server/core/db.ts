@@ -61,8 +61,10 @@ export const LOCK_KEYS = {
   blogSeed: 727_003,
 } as const;
 
-/** NOTIFY channels the app listens on (migration 0005 raises 'user_change'). */
-export const NOTIFY_CHANNELS = ['user_change'];
+/** Raised by migration 0005's triggers with a user's id when their row, sessions or ledger change. */
+export const USER_CHANGE_CHANNEL = 'user_change';
+/** NOTIFY channels the app listens on. */
+export const NOTIFY_CHANNELS = [USER_CHANGE_CHANNEL];
 
 /** Opens PGlite at `dataDir` (undefined = in memory). */
 export async function openPglite(dataDir?: string): Promise<Database> {

@@ -16,9 +16,7 @@
  * notification before the commit resolves. Money never depends on this cache: every debit and
  * grant locks and checks the user's row in its own transaction.
  */
-import type { Database } from './db.ts';
-
-export const USER_CHANGE_CHANNEL = 'user_change';
+import { USER_CHANGE_CHANNEL, type Database } from './db.ts';
 
 interface SessionEntry<S> {
   value: S;
@@ -37,7 +35,7 @@ export interface UserCache<S> {
   ): Promise<S | null>;
   /** A per-user value (the newest ledger rows) from the cache or `load`. */
   perUser<T>(kind: string, userId: string, load: () => Promise<T>): Promise<T>;
-  /** Counters for tests and the admin status page. */
+  /** Counters (the tests read them). */
   stats(): { hits: number; misses: number; live: boolean; sessions: number };
   stop(): Promise<void>;
 }

@@ -585,7 +585,6 @@ await section('lighthouse', async () => {
 // Last: its processes leave the machine busy for a while after it returns.
 let resilience = null as SuiteResult | null;
 await section('resilience', async () => {
-  const started = performance.now();
   resilience = await runSuite(PROFILES.long, SCENARIOS, (text) => console.log(text));
   for (const scenario of resilience.scenarios) {
     const failed = scenario.checks.filter((c) => !c.ok).length;
@@ -597,11 +596,6 @@ await section('resilience', async () => {
       met: scenario.fiveXx + failed === 0 && !scenario.skipped,
     });
   }
-  figures.push({
-    name: 'resilience suite, long profile (wall time)',
-    value: +((performance.now() - started) / 1000).toFixed(0),
-    unit: 's',
-  });
 });
 
 figures.push({

@@ -18,6 +18,7 @@ import {
   settleUnknownPayments,
   Stats,
   type Behaviour,
+  type SimUser,
 } from './driver.ts';
 import { check, clientChecks, ledgerChecks, mediaChecks, taskCounts } from './invariants.ts';
 import { freePort, kill, sleep, startNode, stop, waitHealthy, type Proc } from './processes.ts';
@@ -117,6 +118,22 @@ function behaviour(stats: Stats, slugs: string[], profile: Profile): Behaviour {
 }
 
 /** Load: many users for a while; zero 5xx; every invariant holds once the queue drains. */
+/** What every single-server scenario ends with: answers, ledgers, buyers' views, stored media. */
+async function invariantChecks(
+  db: Db,
+  site: SingleSite,
+  stats: Stats,
+  users: SimUser[],
+  exactMedia: boolean,
+) {
+  return [
+    ...answerChecks(stats),
+    ...(await ledgerChecks(db)),
+    ...(await clientChecks(db, users)),
+    ...(await mediaChecks(db, site.dataDir, exactMedia)),
+  ];
+}
+
 export async function runLoad(site: SingleSite, profile: Profile): Promise<ScenarioResult> {
   const began = Date.now();
   const notes: string[] = [];
@@ -136,10 +153,7 @@ export async function runLoad(site: SingleSite, profile: Profile): Promise<Scena
     tasks: await taskCounts(db),
     notes,
     checks: [
-      ...answerChecks(stats),
-      ...(await ledgerChecks(db)),
-      ...(await clientChecks(db, users)),
-      ...(await mediaChecks(db, site.dataDir, true)),
+      ...(await invariantChecks(db, site, stats, users, true)),
       check(
         'each task claimed once',
         await queryRows(db, sql`select id, attempts from video_tasks where attempts <> 1`),
@@ -191,10 +205,7 @@ export async function runCrash(site: SingleSite, profile: Profile): Promise<Scen
     tasks: await taskCounts(db),
     notes,
     checks: [
-      ...answerChecks(stats),
-      ...(await ledgerChecks(db)),
-      ...(await clientChecks(db, users)),
-      ...(await mediaChecks(db, site.dataDir, false)),
+      ...(await invariantChecks(db, site, stats, users, false)),
       check(
         'restarts reuse the live site release',
         (await releases(site)).filter((id) => !releasesBefore.includes(id)),

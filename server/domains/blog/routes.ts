@@ -43,13 +43,13 @@ function createPublicReads(maxBodies = 512) {
   ): FastifyReply {
     reply.header('etag', etag).header('cache-control', 'public, max-age=0, must-revalidate');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    const key = `${request.routeOptions.url}\n${etag}`;
-    let body = bodies.get(key);
+    // ETags name one answer: list pages and posts have distinct ones ("posts-…", "post-…").
+    let body = bodies.get(etag);
     if (body === undefined) {
       // Encoded once: writing a string to the socket would encode it again on every answer.
       body = Buffer.from(reply.serialize(payload()) as string);
       if (bodies.size >= maxBodies) bodies.delete(bodies.keys().next().value!);
-      bodies.set(key, body);
+      bodies.set(etag, body);
     }
     return reply.type('application/json; charset=utf-8').send(body);
   };
