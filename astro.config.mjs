@@ -3,8 +3,20 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { readFileSync } from 'node:fs';
+import { SERVER_PATH_PREFIXES } from './server/contracts/server-paths.ts';
 
 const site = JSON.parse(readFileSync(new URL('./content/site.json', import.meta.url), 'utf8'));
+
+/**
+ * Vite proxy rules sending each server path (`/api`, `/api/…`, never `/apiary`) to the API.
+ * @param {string | undefined} target
+ */
+function apiProxy(target) {
+  if (!target) return {};
+  return {
+    proxy: Object.fromEntries(SERVER_PATH_PREFIXES.map((prefix) => [`^${prefix}(/|$)`, target])),
+  };
+}
 
 // The site builder passes the release directory and public origin through the environment so
 // that every build lands in its own release folder (see server/domains/site-build).
@@ -27,14 +39,7 @@ export default defineConfig({
     }),
   ],
   vite: {
-    // `npm run dev` runs the API apart and proxies to it (scripts/dev.ts).
-    server: process.env.API_PROXY_TARGET
-      ? {
-          proxy: {
-            '/api': process.env.API_PROXY_TARGET,
-            '/auth': process.env.API_PROXY_TARGET,
-          },
-        }
-      : {},
+    // `npm run dev` runs the API apart and proxies every server path to it (scripts/dev.ts).
+    server: apiProxy(process.env.API_PROXY_TARGET),
   },
 });

@@ -40,7 +40,8 @@ export default defineConfig({
   ],
   webServer: {
     command: 'node tests/e2e/serve.ts',
-    url: `${baseURL}/api/health`,
+    // The site's first 200, not the API's: the server listens before its first build is live.
+    url: `${baseURL}/`,
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: 'ignore',
@@ -51,6 +52,10 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR ?? '.test-output/e2e-data',
       PUBLIC_SITE_URL: baseURL,
       LOG_LEVEL: 'warn',
+      // Only the clips the specs need are rendered (tests/e2e/serve.ts), into a cache of their
+      // own, so every other clip is pending whatever a developer's shared cache holds.
+      SAMPLE_CLIPS: 'off',
+      SAMPLE_CACHE_DIR: 'node_modules/.cache/veo3-e2e-samples',
       NODE_ENV: 'development',
       // The local renderer fails these prompts on purpose (the failure path e2e test).
       LOCAL_RENDER_FAIL_PATTERN: '^FAIL:',

@@ -1,12 +1,15 @@
 /**
  * `npm run dev`: the API with --watch on port 4322 (no static serving) and Astro's dev server on
- * 4321, which proxies /api and /auth to it, so pages hot-reload and calls stay same-origin.
+ * 4321, which proxies every server path to it (SERVER_PATH_PREFIXES: /api, /auth, /checkout,
+ * /media, /uploads, /samples), so pages hot-reload and calls stay same-origin. The blog pages read
+ * the posts snapshot the API writes into DATA_DIR.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const apiPort = process.env.API_PORT ?? '4322';
+const dataDir = path.resolve(root, process.env.DATA_DIR ?? 'data');
 const children: ChildProcess[] = [];
 
 const start = (args: string[], env: Record<string, string>) => {
@@ -35,6 +38,7 @@ start(
   ],
   {
     API_PROXY_TARGET: `http://127.0.0.1:${apiPort}`,
+    BLOG_SNAPSHOT_PATH: path.join(dataDir, 'site', 'posts-snapshot.json'),
   },
 );
 

@@ -5,7 +5,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
-import pino from 'pino';
 import Fastify, {
   LogController,
   type FastifyInstance,
@@ -24,6 +23,7 @@ import { createUserCache, type UserCache } from './core/user-cache.ts';
 import { acquireEmbeddedLock, EmbeddedDatabaseInUseError } from './core/embedded-lock.ts';
 import { AppError, errorsPlugin, frameworkErrorHandler } from './core/errors.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mailer.ts';
+import { logStream } from './core/log.ts';
 import { requestInputPlugin } from './core/request-input.ts';
 import { apiSecurityHeaders, securityPlugin } from './core/security.ts';
 import { loadLiveRelease, staticSitePlugin, type LiveRelease } from './core/static-site.ts';
@@ -51,7 +51,13 @@ import { createDataApiService } from './domains/data-api/service.ts';
 import { createBlogService, type BlogService } from './domains/blog/service.ts';
 import { createPublisher, type Publisher } from './domains/site-build/publisher.ts';
 import { siteDirs } from './domains/site-build/release.ts';
-import { createSiteBuilder, type SiteBuilder } from './domains/site-build/service.ts';
+import { createSiteBuilder, PROJECT_ROOT, type SiteBuilder } from './domains/site-build/service.ts';
+import {
+  openSampleLibrary,
+  type SampleLibrary,
+  type SampleRenderer,
+} from './domains/site-build/samples.ts';
+import { samplesRoutes } from './domains/site-build/samples-routes.ts';
 
 export interface AppDeps {
   database?: Database;
@@ -71,6 +77,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Sees every route as it is registered (tests build their route tables from it). */
   onRoute?: (route: RouteOptions) => void;
+  /** Renders the site's sample clips (default: the local ffmpeg renderer). */
+  sampleRenderer?: SampleRenderer;
 }
 
 declare module 'fastify' {
@@ -83,6 +91,8 @@ declare module 'fastify' {
     blog: BlogService;
     publisher: Publisher;
     siteBuilder: SiteBuilder | null;
+    /** The site's sample clips; main.ts renders the missing ones in the background. */
+    samples: SampleLibrary;
     /** Writes the published-posts snapshot the static build reads. */
     writeSnapshot: () => Promise<void>;
   }
@@ -101,15 +111,12 @@ export const REDACT_PATHS = [
 ];
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
-  // Request logs go to stdout asynchronously: lines written while a write is in flight go out
-  // together in the next one (one syscall per batch instead of per line; about a third of a
-  // public read's cost under load). Nothing waits for a size: each batch goes out as soon as the
-  // previous write finishes, and what is pending is flushed on exit.
-  const logStream = deps.logStream ?? asyncStdout();
+  // JSON logs go to stdout asynchronously, batched (about a third of a public read's cost under
+  // load when written line by line); a terminal gets readable lines (server/core/log.ts).
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      stream: logStream,
+      stream: deps.logStream ?? logStream(config.logFormat),
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: {
         // Never log query strings: reset tokens and passwords may travel in them.
@@ -342,6 +349,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     }),
   );
 
+  // The site's sample clips, from the render cache (releases carry none).
+  const samples = await openSampleLibrary({
+    projectRoot: PROJECT_ROOT,
+    log: app.log,
+    ...(deps.sampleRenderer ? { render: deps.sampleRenderer } : {}),
+    ...(config.samples.cacheDir ? { cacheDir: config.samples.cacheDir } : {}),
+  });
+  await app.register(samplesRoutes, { samples });
+  app.decorate('samples', samples);
+
   if (config.serveSite) {
     await loadLiveRelease(config.dataDir, release);
     await app.register(staticSitePlugin, {
@@ -410,22 +427,4 @@ class AccessLog extends LogController {
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
-}
-
-let stdoutDestination: ReturnType<typeof pino.destination> | null = null;
-
-/** One asynchronous stdout writer per process, flushed when the process exits. */
-function asyncStdout(): ReturnType<typeof pino.destination> {
-  if (!stdoutDestination) {
-    const destination = pino.destination({ dest: 1, sync: false });
-    process.on('exit', () => {
-      try {
-        destination.flushSync();
-      } catch {
-        // stdout already closed: nothing left to write to.
-      }
-    });
-    stdoutDestination = destination;
-  }
-  return stdoutDestination;
 }

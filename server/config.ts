@@ -47,6 +47,11 @@ const EnvSchema = Type.Object({
   VIDEO_POLL_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 0 }),
   LOCAL_RENDER_FAIL_PATTERN: Type.String({ default: '' }),
   SERVE_SITE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
+  SAMPLE_CLIPS: Type.Union([Type.Literal('render'), Type.Literal('off')], { default: 'render' }),
+  SAMPLE_CACHE_DIR: Type.String({ default: '' }),
+  LOG_FORMAT: Type.Union([Type.Literal('auto'), Type.Literal('pretty'), Type.Literal('json')], {
+    default: 'auto',
+  }),
   LOG_LEVEL: Type.Union(
     [
       Type.Literal('fatal'),
@@ -67,6 +72,9 @@ const EnvSchema = Type.Object({
 });
 
 type Env = Static<typeof EnvSchema>;
+
+/** Every environment variable the process reads (README's table lists each one). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(EnvSchema.properties);
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -106,7 +114,15 @@ export interface Config {
     localFailPattern: RegExp | null;
   };
   serveSite: boolean;
+  samples: {
+    /** render: clips missing from the cache are rendered in the background after start. */
+    render: boolean;
+    /** Null: the project's cache (node_modules/.cache/veo3-samples). */
+    cacheDir: string | null;
+  };
   logLevel: Env['LOG_LEVEL'];
+  /** pretty: one human-readable line per entry; json: pino's lines (auto: pretty on a TTY). */
+  logFormat: 'pretty' | 'json';
   trustProxy: boolean;
   version: string;
   /**
@@ -206,7 +222,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : null,
     },
     serveSite: env.SERVE_SITE === 'true',
+    samples: {
+      render: env.SAMPLE_CLIPS === 'render',
+      cacheDir: env.SAMPLE_CACHE_DIR ? path.resolve(env.SAMPLE_CACHE_DIR) : null,
+    },
     logLevel: env.LOG_LEVEL,
+    logFormat:
+      env.LOG_FORMAT === 'auto'
+        ? !isProduction && stdoutIsTerminal()
+          ? 'pretty'
+          : 'json'
+        : env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY === 'true',
     version: pkg.version,
     ...adminConfig(env),
@@ -229,6 +255,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   if (isProduction) assertProductionReady(config, env);
   return config;
+}
+
+/** Logs are for a person when someone watches the terminal, for a collector otherwise. */
+function stdoutIsTerminal(): boolean {
+  return process.stdout.isTTY === true;
 }
 
 /** The scrypt format of server/core/passwords.ts, made synchronously (loadConfig is sync). */
@@ -303,4 +334,15 @@ function assertProductionReady(config: Config, env: Env): void {
     const lines = missing.map(([name, why]) => `  ${name} (${why})`).join('\n');
     throw new ConfigError(`NODE_ENV=production refuses to start. Set:\n${lines}`);
   }
+}
+
+/** Which adapter serves each outside concern, for the start-up lines: local ones say so. */
+export function describeAdapters(config: Config): Record<string, string> {
+  return {
+    database: config.databaseUrl ? 'PostgreSQL' : 'local (embedded PGlite)',
+    'sign-in': config.google.clientId ? 'Google' : 'local (sign-in form)',
+    payments: config.stripe ? 'Stripe Checkout' : 'local (checkout page)',
+    video: config.video.provider === 'veo' ? 'Veo (Gemini API)' : 'local (ffmpeg renderer)',
+    mail: config.mail.smtpUrl ? 'SMTP' : 'local (outbox files)',
+  };
 }

@@ -1,19 +1,38 @@
 /**
- * Process entry: read config, make sure a site release exists, build the app, listen, and shut
- * down gracefully on SIGTERM/SIGINT (stop accepting, finish requests, close the database).
+ * Process entry: read config, build the app, listen, then bring the site up in the background
+ * (the API answers at once; pages answer 503 "being built" for the seconds the first build
+ * takes), render missing sample clips at low priority, and shut down gracefully on SIGTERM/SIGINT.
  */
-import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
-import { buildApp } from './app.ts';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { ConfigError, describeAdapters, loadConfig, loadDotEnv, type Config } from './config.ts';
+import { buildApp, type AppDeps } from './app.ts';
 import { PROJECT_ROOT } from './domains/site-build/service.ts';
 import { loadLiveRelease } from './core/static-site.ts';
 import { createConfiguredWorker } from './domains/video/setup.ts';
 import { LOCK_KEYS } from './core/db.ts';
 
-async function main(): Promise<void> {
-  loadDotEnv();
-  const config = loadConfig();
-  const app = await buildApp(config);
+export interface RunningServer {
+  app: FastifyInstance;
+  /** The port it listens on (config.port, or the one the kernel chose for 0). */
+  port: number;
+  /** Settles when the site is live and the sample clips are rendered (or the server stops). */
+  background: Promise<void>;
+  /** Stops the background work and the worker, then closes the app. */
+  stop(): Promise<void>;
+}
+
+/** Everything `npm start` does short of signal handling: tests start the real server with it. */
+export async function startServer(config: Config, deps: AppDeps = {}): Promise<RunningServer> {
+  const startedAt = performance.now();
+  const app = await buildApp(config, deps);
+  const adapters = describeAdapters(config);
+  const local = Object.keys(adapters).filter((concern) => adapters[concern]!.startsWith('local'));
+  app.log.info(
+    { adapters },
+    `mode: ${config.env}, ${local.length ? `local adapters for ${local.join(', ')}` : 'no local adapters'}`,
+  );
+  app.log.info({ dataDir: config.dataDir }, `data directory: ${config.dataDir}`);
 
   // Local mode's first start shows the sample articles (content/blog-seed); instances starting
   // together on one database take turns, so the second finds them and adds none.
@@ -23,13 +42,14 @@ async function main(): Promise<void> {
     );
     if (seeded) app.log.info({ seeded }, 'sample blog articles added');
   }
-  const manifest = await app.publisher.ensureCurrent();
-  if (manifest) {
-    await loadLiveRelease(config.dataDir, app.siteRelease);
-    app.log.info({ release: manifest.id }, 'serving site release');
-  }
 
   await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  app.log.info(
+    { url: config.publicSiteUrl },
+    `listening on http://${config.host}:${port} (public URL ${config.publicSiteUrl})`,
+  );
 
   const worker =
     config.video.worker === 'inline'
@@ -37,33 +57,79 @@ async function main(): Promise<void> {
       : null;
   worker?.start();
 
+  const closing = new AbortController();
+  const background = bringSiteUp(app, config, closing.signal, startedAt);
+  return {
+    app,
+    port,
+    background,
+    async stop() {
+      closing.abort();
+      // Stop claiming tasks and hand unfinished ones back to the queue, then close the server.
+      await worker?.stop();
+      await background;
+      await app.close();
+    },
+  };
+}
+
+/**
+ * Makes the live release current when this instance serves the site (building it when missing
+ * or stale, retrying a failed build while the API keeps serving), then renders the sample clips
+ * missing from the cache, one at a time at the lowest CPU priority.
+ */
+async function bringSiteUp(
+  app: FastifyInstance,
+  config: Config,
+  signal: AbortSignal,
+  startedAt: number,
+): Promise<void> {
+  if (!app.siteBuilder) {
+    // Another server builds the pages (`npm run dev`: Astro's dev server reads this snapshot).
+    await app.writeSnapshot().catch((err: unknown) => {
+      app.log.error({ err }, 'could not write the published-posts snapshot');
+    });
+  } else {
+    const manifest = await app.publisher.ensureCurrentRetrying({ signal });
+    if (!manifest) return;
+    await loadLiveRelease(config.dataDir, app.siteRelease);
+    app.log.info(
+      { release: manifest.id, sinceStartMs: Math.round(performance.now() - startedAt) },
+      `site ready at ${config.publicSiteUrl}`,
+    );
+  }
+  // An API-only instance (SERVE_SITE=false) serves the clips already in the cache, renders none.
+  if (!app.siteBuilder || !config.samples.render || signal.aborted) return;
+  await app.samples.renderMissing({ lowPriority: true, signal }).catch((err: unknown) => {
+    if (!signal.aborted) app.log.error({ err }, 'sample clip rendering stopped');
+  });
+}
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  const server = await startServer(loadConfig());
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    server.app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    // Stop claiming tasks and hand unfinished ones back to the queue, then close the server.
-    Promise.resolve(worker?.stop())
-      .then(() => app.close())
-      .then(
-        () => process.exit(0),
-        (err: unknown) => {
-          app.log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    console.error(error);
-  }
-  process.exit(1);
-});
+if (import.meta.main) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -7,6 +7,7 @@
 import pino from 'pino';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { openDatabase } from './core/db.ts';
+import { logStream } from './core/log.ts';
 import { createConfiguredWorker } from './domains/video/setup.ts';
 
 async function main(): Promise<void> {
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
       'npm run worker needs DATABASE_URL (PostgreSQL). The embedded database allows one process, and `npm start` already runs the worker inside it.',
     );
   }
-  const log = pino({ level: config.logLevel, name: 'video-worker' });
+  const log = pino({ level: config.logLevel, name: 'video-worker' }, logStream(config.logFormat));
   const database = await openDatabase(config);
   await database.migrate();
   const worker = createConfiguredWorker(config, database.db, log);

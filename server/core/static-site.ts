@@ -5,6 +5,7 @@
  * gzip-compressed when the browser accepts it, and from memory either way; hashed /_astro/
  * assets are cached for a year.
  */
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -80,8 +81,16 @@ export const staticSitePlugin = fp(
     app: FastifyInstance,
     opts: { dataDir: string; release: LiveRelease; fallback?: SiteFallback },
   ) => {
-    const { current: root, releases } = siteDirs(opts.dataDir);
-    await app.register(fastifyStatic, { root, serve: false, etag: true, lastModified: true });
+    const { current: root, releases, root: siteRoot } = siteDirs(opts.dataDir);
+    // Every sendFile names its root (the live release, or the sample cache): this one only
+    // has to exist, and `current` does not before the first build.
+    await mkdir(siteRoot, { recursive: true });
+    await app.register(fastifyStatic, {
+      root: siteRoot,
+      serve: false,
+      etag: true,
+      lastModified: true,
+    });
     const memory = createCompressionCache();
 
     const send = async (

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { ensureSampleClips } from '../../server/domains/site-build/samples.ts';
 
 type StartProcess = (
   script: string,
@@ -295,6 +296,8 @@ export async function lighthouseBench(
       `No Chromium at ${CHROME_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH.`,
     );
   }
+  // Real posters on the measured pages: every sample clip in the cache before the server starts.
+  await ensureSampleClips({ projectRoot: path.resolve(import.meta.dirname, '../..') });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veo3-lighthouse-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

@@ -26,6 +26,7 @@ import type { PostsSnapshot } from '../../server/contracts/blog.ts';
 import { lighthouseBench } from './lighthouse.ts';
 import { runSuite, SCENARIOS, type SuiteResult } from '../resilience/suite.ts';
 import { PROFILES } from '../resilience/profiles.ts';
+import { freePort, sleep } from '../resilience/processes.ts';
 
 const benchStarted = performance.now();
 const root = path.resolve(import.meta.dirname, '../..');
@@ -58,7 +59,7 @@ interface Figure {
 }
 const rows: Row[] = [];
 const figures: Figure[] = [];
-/** BENCH_ONLY=api,render,build,publish,resilience,lighthouse runs some sections (all by default). */
+/** BENCH_ONLY=api,render,build,publish,start,resilience,lighthouse runs some sections (all by default). */
 const only = process.env.BENCH_ONLY?.split(',');
 const want = (section: string) => !only || only.includes(section);
 /** Sections that threw: the others still run and the table still prints. */
@@ -95,7 +96,8 @@ async function startProcess(
   const out = openSync(logPath, 'a');
   const child = spawn(process.execPath, [script], {
     cwd: root,
-    env: { ...process.env, ...env },
+    // No sample clip renders in the background while figures are taken.
+    env: { ...process.env, SAMPLE_CLIPS: 'off', ...env },
     stdio: ['ignore', out, out],
   });
   closeSync(out);
@@ -118,11 +120,15 @@ async function startProcess(
       void rm(logDir, { recursive: true, force: true });
       reject(new Error(`${script} exited ${code}:\n${output.slice(-2000)}`));
     });
+    // server/main.ts listens before its site is live: one that serves the site is ready at
+    // "site ready"; anything else when it prints its port.
+    const servesSite = script === 'server/main.ts' && env.SERVE_SITE !== 'false';
     const poll = () => {
       readNew();
       const match = /listening (\d+)|Server listening at http:\/\/[\d.]+:(\d+)/.exec(output);
-      if (match) resolve({ child, port: Number(match[1] ?? match[2]) });
-      else timer = setTimeout(poll, 50);
+      if (match && (!servesSite || output.includes('site ready at'))) {
+        resolve({ child, port: Number(match[1] ?? match[2]) });
+      } else timer = setTimeout(poll, 50);
     };
     poll();
   });
@@ -582,6 +588,61 @@ await section('lighthouse', async () => {
 });
 
 // 6. The resilience suite's long profile: load, crash and two instances (tests/resilience).
+/**
+ * `npm start` as a newcomer times it: from the spawn to the first 200 on `/`, on a data
+ * directory that does not exist yet (the site is built) and again on the same one (reused).
+ */
+async function timeToFirstPage(dataDir: string): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server/main.ts exited ${child.exitCode}`);
+      const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
+      await res?.arrayBuffer();
+      if (res?.status === 200) return (performance.now() - started) / 1000;
+      if (performance.now() - started > 300_000) throw new Error('no 200 on / after 300 s');
+      await sleep(50);
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+await section('start', async () => {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
+  const fresh: number[] = [];
+  const again: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const dataDir = path.join(await mkdtemp(path.join(tmpdir(), 'veo3-start-')), 'data');
+    fresh.push(await timeToFirstPage(dataDir));
+    if (i === 2) for (let j = 0; j < 3; j++) again.push(await timeToFirstPage(dataDir));
+    await rm(path.dirname(dataDir), { recursive: true, force: true });
+  }
+  const show = (values: number[]) => values.map((v) => v.toFixed(1)).join(', ');
+  figures.push({
+    name: `npm start, no data dir: first 200 on / (median of 3: ${show(fresh)})`,
+    value: +median(fresh).toFixed(1),
+    unit: 's',
+    goal: '≤ 15',
+    met: median(fresh) <= 15,
+  });
+  figures.push({
+    name: `npm start again, same data dir: first 200 on / (median of 3: ${show(again)})`,
+    value: +median(again).toFixed(1),
+    unit: 's',
+    goal: '≤ 5',
+    met: median(again) <= 5,
+  });
+});
+
 // Last: its processes leave the machine busy for a while after it returns.
 let resilience = null as SuiteResult | null;
 await section('resilience', async () => {

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import gallery from '../../content/gallery.json' with { type: 'json' };
+import { E2E_READY_SAMPLES } from './site-pages.ts';
 
 /** The home page (spec 2 "Home gallery", 1): hero, gallery filter and paging, FAQ, embed pages. */
 
@@ -172,6 +173,31 @@ test('an embed page plays its sample clip, served as video/mp4', async ({ page, 
     .poll(() => video.evaluate((el: HTMLVideoElement) => el.readyState), { timeout: 10_000 })
     .toBeGreaterThanOrEqual(1);
   expect(await video.evaluate((el: HTMLVideoElement) => el.duration)).toBeCloseTo(8, 0);
+});
+
+test('a clip still rendering shows a poster, then a note instead of a broken player', async ({
+  page,
+  request,
+}) => {
+  // Not among E2E_READY_SAMPLES and SAMPLE_CLIPS=off: pending for the whole run.
+  const pending = gallery.find((entry) => !E2E_READY_SAMPLES.includes(entry.id))!;
+  const poster = await request.get(`/samples/${pending.id}.jpg`);
+  expect(poster.status()).toBe(200);
+  expect(poster.headers()['content-type']).toBe('image/jpeg');
+  expect(poster.headers()['cache-control']).toBe('no-store');
+  const clip = await request.head(`/samples/${pending.id}.mp4`);
+  expect(clip.status()).toBe(503);
+  expect(Number(clip.headers()['retry-after'])).toBeGreaterThan(0);
+
+  await page.goto(`/embed/${pending.id}`);
+  const video = page.locator('video[data-sample-video]');
+  await expect(video).toHaveAttribute('poster', `/samples/${pending.id}.jpg`);
+  const note = page.getByRole('status');
+  await expect(note).toBeHidden();
+  await video.evaluate((el: HTMLVideoElement) => el.play().catch(() => {}));
+  await expect(note).toBeVisible();
+  await expect(note).toHaveText(/still being prepared/);
+  await expect(video).not.toHaveAttribute('controls');
 });
 
 test('the home page frames its embed pages (same-origin framing is allowed)', async ({ page }) => {

@@ -1,11 +1,33 @@
 /**
  * Starts the app for Playwright exactly as `npm start` does, on a clean database. The built site
  * release under DATA_DIR/site is kept between runs and rebuilt only when its sources changed.
+ *
+ * Sample clips: the server renders none (SAMPLE_CLIPS=off, set in playwright.config.ts), so every
+ * other clip stays pending and the pending state is what those pages show. The clips the specs
+ * play or fetch (the first gallery clip and the landing pages' samples) are rendered here first,
+ * into the e2e server's own cache (SAMPLE_CACHE_DIR), once per checkout.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { collectSampleClips, ensureSampleClips } from '../../server/domains/site-build/samples.ts';
+import { E2E_READY_SAMPLES } from './site-pages.ts';
 
+const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = path.resolve(process.env.DATA_DIR ?? '.test-output/e2e-data');
 for (const dir of ['db', 'outbox'])
   rmSync(path.join(dataDir, dir), { recursive: true, force: true });
-await import('../../server/main.ts');
+
+const ready = new Set(E2E_READY_SAMPLES);
+const clips = (await collectSampleClips(root)).filter((clip) => ready.has(clip.id));
+await ensureSampleClips({
+  projectRoot: root,
+  clips,
+  ...(process.env.SAMPLE_CACHE_DIR ? { cacheDir: path.resolve(process.env.SAMPLE_CACHE_DIR) } : {}),
+});
+
+const { startServer } = await import('../../server/main.ts');
+const { loadConfig } = await import('../../server/config.ts');
+const server = await startServer(loadConfig());
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => void server.stop().finally(() => process.exit(0)));
+}

@@ -100,3 +100,14 @@ export async function settle(page: Page): Promise<void> {
     .waitFor({ state: 'detached', timeout: 5_000 })
     .catch(() => {});
 }
+
+const gallery = readJson<Array<{ id: string }>>('gallery.json');
+const landingSampleIds = ['ai-french-kissing', 'asmr-video'].flatMap((name) =>
+  readJson<{ samples: Array<{ id: string }> }>(`landings/${name}.json`).samples.map((s) => s.id),
+);
+
+/**
+ * The sample clips the specs play or fetch: rendered before the e2e server starts (serve.ts).
+ * Every other clip stays pending for the whole run (SAMPLE_CLIPS=off), as on a fresh start.
+ */
+export const E2E_READY_SAMPLES: readonly string[] = [gallery[0]!.id, ...landingSampleIds];

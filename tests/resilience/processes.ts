@@ -73,6 +73,8 @@ export const BASE_ENV: Record<string, string> = {
   VIDEO_LEASE_SECONDS: '5',
   // These prompts fail in the local renderer, so the refund path runs under load too.
   LOCAL_RENDER_FAIL_PATTERN: '^FAIL:',
+  // No sample clip renders in the background: the suite measures the product, not ffmpeg.
+  SAMPLE_CLIPS: 'off',
 };
 
 /** Starts `script` (relative to the project) with the Node that runs the suite (Node 24). */
@@ -104,7 +106,11 @@ export async function logTail(proc: Proc, chars = 3000): Promise<string> {
   return text.slice(-chars);
 }
 
-/** Waits until `base`/api/health answers 200; fails early when the process dies. */
+/**
+ * Waits until `base`/ answers 200: the site is live, which comes after the API (the server
+ * listens first and builds or loads its release in the background). Fails early when the
+ * process dies.
+ */
 export async function waitHealthy(base: string, proc: Proc, timeoutMs: number): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
@@ -114,7 +120,7 @@ export async function waitHealthy(base: string, proc: Proc, timeoutMs: number): 
       );
     }
     try {
-      const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2000) });
+      const res = await fetch(`${base}/`, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();
       if (res.ok) return Date.now() - started;
     } catch {

@@ -59,7 +59,7 @@ async function start(site: SingleSite): Promise<number> {
     },
     path.join(site.dataDir, `server-${site.starts}.log`),
   );
-  // The first start of a data directory builds the site (an astro build) before it listens.
+  // The first start of a data directory builds the site (an astro build) after it listens.
   return (await waitHealthy(site.base, site.proc, 300_000)) / 1000;
 }
 

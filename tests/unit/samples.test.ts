@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   collectSampleClips,
   ensureSampleClips,
+  openSampleLibrary,
   type SampleRenderRequest,
 } from '../../server/domains/site-build/samples.ts';
 
@@ -105,7 +106,7 @@ describe('ensureSampleClips', () => {
     return { calls, render };
   };
 
-  it('renders each clip once, then reuses the cache and links the files into the release', async () => {
+  it('renders each clip once, then reuses the cache', async () => {
     await writeJson('gallery.json', gallery);
     await writeJson('effects.json', {
       cards: [{ title: 'Snow', sample: { id: 'effect-snow', prompt: 'A snow globe' } }],
@@ -113,33 +114,19 @@ describe('ensureSampleClips', () => {
     const cacheDir = path.join(root, 'cache');
     const { calls, render } = countingRenderer();
 
-    const first = await ensureSampleClips({
-      projectRoot: root,
-      cacheDir,
-      render,
-      releaseDir: path.join(root, 'release-1'),
-    });
+    const first = await ensureSampleClips({ projectRoot: root, cacheDir, render });
     expect(calls.sort()).toEqual(['A paper fox trots through folded leaves', 'A snow globe']);
     const cachedMtime = (await stat(first[0]!.video)).mtimeMs;
 
-    await ensureSampleClips({
-      projectRoot: root,
-      cacheDir,
-      render,
-      releaseDir: path.join(root, 'release-2'),
-    });
+    const again = await ensureSampleClips({ projectRoot: root, cacheDir, render });
     expect(calls).toHaveLength(2);
     expect((await stat(first[0]!.video)).mtimeMs).toBe(cachedMtime);
 
-    for (const release of ['release-1', 'release-2']) {
-      const video = path.join(root, release, 'samples', 'paper-fox.mp4');
-      expect(await readFile(video, 'utf8')).toBe('video:A paper fox trots through folded leaves');
-      expect(await readFile(path.join(root, release, 'samples', 'effect-snow.jpg'), 'utf8')).toBe(
-        'poster:A snow globe',
-      );
-      // A hard link: the release costs no extra disk space.
-      expect((await stat(video)).ino).toBe((await stat(first[0]!.video)).ino);
-    }
+    const byId = new Map(again.map((clip) => [clip.id, clip]));
+    expect(await readFile(byId.get('paper-fox')!.video, 'utf8')).toBe(
+      'video:A paper fox trots through folded leaves',
+    );
+    expect(await readFile(byId.get('effect-snow')!.poster, 'utf8')).toBe('poster:A snow globe');
   });
 
   it('renders again only the clip whose prompt changed', async () => {
@@ -169,18 +156,70 @@ describe('ensureSampleClips', () => {
   it('makes a real clip and poster with the local renderer by default', async () => {
     await writeJson('gallery.json', [gallery[0]]);
     const cacheDir = path.join(root, 'cache');
-    const releaseDir = path.join(root, 'release');
     const started = Date.now();
-    await ensureSampleClips({ projectRoot: root, cacheDir, releaseDir });
+    const [clip] = await ensureSampleClips({ projectRoot: root, cacheDir });
     const firstMs = Date.now() - started;
-    const video = await readFile(path.join(releaseDir, 'samples', 'paper-fox.mp4'));
+    const video = await readFile(clip!.video);
     expect(video.subarray(4, 8).toString('latin1')).toBe('ftyp');
-    const poster = await readFile(path.join(releaseDir, 'samples', 'paper-fox.jpg'));
+    const poster = await readFile(clip!.poster);
     expect([...poster.subarray(0, 2)]).toEqual([0xff, 0xd8]);
 
     const again = Date.now();
-    await ensureSampleClips({ projectRoot: root, cacheDir, releaseDir });
-    // A cache hit only stats and links files; a render takes over a second.
+    await ensureSampleClips({ projectRoot: root, cacheDir });
+    // A cache hit only stats files; a render takes over a second.
     expect(Date.now() - again).toBeLessThan(Math.min(500, firstMs / 2));
+  });
+});
+
+describe('openSampleLibrary', () => {
+  it('answers pending until a background render lands, then ready; one render per prompt', async () => {
+    await writeJson('gallery.json', gallery);
+    await writeJson('effects.json', {
+      cards: [
+        { title: 'Fox again', sample: { id: 'effect-fox', prompt: gallery[0]!.prompt } },
+        { title: 'Broken', sample: { id: 'effect-broken', prompt: 'FAIL this one' } },
+      ],
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const calls: string[] = [];
+    const lines: string[] = [];
+    const library = await openSampleLibrary({
+      projectRoot: root,
+      cacheDir: path.join(root, 'cache'),
+      render: async (req) => {
+        calls.push(req.prompt);
+        expect(req.lowPriority).toBe(true);
+        await gate;
+        if (req.prompt.startsWith('FAIL')) throw new Error('ffmpeg exited with 1');
+        await mkdir(path.dirname(req.outputPath), { recursive: true });
+        await writeFile(req.outputPath, 'video');
+        await writeFile(req.posterPath, 'poster');
+      },
+      log: {
+        info: (_obj, msg) => lines.push(msg ?? ''),
+        error: (_obj, msg) => lines.push(msg ?? ''),
+      },
+    });
+    expect(library.lookup('paper-fox')).toMatchObject({ ready: false });
+    expect(library.lookup('no-such-clip')).toBeNull();
+
+    const run = library.renderMissing({ lowPriority: true });
+    expect(library.lookup('effect-fox')).toMatchObject({ ready: false });
+    release();
+    // A failed render is logged and skipped: the other clips still land.
+    expect(await run).toBe(1);
+    expect(calls).toEqual([gallery[0]!.prompt, 'FAIL this one']);
+    expect(library.lookup('paper-fox')).toMatchObject({ ready: true });
+    expect(library.lookup('effect-fox')).toMatchObject({ ready: true });
+    expect(library.lookup('effect-broken')).toMatchObject({ ready: false });
+    expect(library.readyCount()).toBe(2);
+    expect(lines).toEqual([
+      'rendering sample clips 0/2',
+      'rendering sample clips 1/2',
+      'sample clip render failed',
+      'rendering sample clips 2/2',
+      'sample clips ready',
+    ]);
   });
 });

@@ -4,7 +4,9 @@
  * more. A failed build keeps the previous release live and records the error. Instances that
  * share DATA_DIR/site and one database take turns (`exclusive`): snapshot and build are one turn.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BuildStatus } from '../../contracts/blog.ts';
+import type { ReleaseManifest } from './release.ts';
 import type { SiteBuilder } from './service.ts';
 
 interface Logger {
@@ -83,6 +85,37 @@ export function createPublisher(deps: {
         await deps.writeSnapshot();
         return builder.ensureCurrent();
       });
+    },
+
+    /**
+     * `ensureCurrent` for start-up, which must never end the process: a failed build is logged
+     * with its cause, shown in status(), and tried again after a pause that doubles from
+     * `retryMs` up to `maxRetryMs`, until a release is live or `signal` aborts (then null).
+     */
+    async ensureCurrentRetrying(
+      opts: { retryMs?: number; maxRetryMs?: number; signal?: AbortSignal } = {},
+    ): Promise<ReleaseManifest | null> {
+      let pause = opts.retryMs ?? 5000;
+      for (let attempt = 1; !opts.signal?.aborted; attempt += 1) {
+        try {
+          const manifest = await this.ensureCurrent();
+          status.error = null;
+          return manifest;
+        } catch (error) {
+          status.error = (error as Error).message.slice(0, 2000);
+          deps.log.error(
+            { err: error, attempt, retryInSeconds: pause / 1000 },
+            `site build failed; trying again in ${pause / 1000} s (the API keeps serving)`,
+          );
+        }
+        try {
+          await sleep(pause, undefined, opts.signal ? { signal: opts.signal } : {});
+        } catch {
+          break; // aborted: the app is closing
+        }
+        pause = Math.min(pause * 2, opts.maxRetryMs ?? 5 * 60_000);
+      }
+      return null;
     },
 
     /** Queue one rebuild after the debounce; repeated calls in the window make one build. */

@@ -1,11 +1,12 @@
 /**
  * Sample clips for the public pages: the home gallery, the landing pages and the effects cards
- * embed short videos of ours, made by the local renderer at build time so the shipped site works
- * offline on a fresh machine. Renders are cached by prompt and renderer source, so only a new
- * prompt or a renderer change costs a render; each release gets the files by hard link.
+ * embed short videos of ours, made by the local renderer so the shipped site works offline on a
+ * fresh machine. Rendering runs in the background after the server listens (pages never wait for
+ * it); renders are cached by prompt and renderer source, so only a new prompt or a renderer
+ * change costs a render, and the server answers `/samples/*` from the cache.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,16 +32,18 @@ export interface SampleRenderRequest {
   mode: 'text';
   outputPath: string;
   posterPath: string;
+  lowPriority?: boolean;
+  signal?: AbortSignal;
 }
 
 export type SampleRenderer = (req: SampleRenderRequest) => Promise<unknown>;
 
 interface Logger {
   info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
 }
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const CONCURRENCY = 2;
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -183,23 +186,19 @@ async function eachLimited<T>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-export interface EnsureSampleClipsOptions {
+export interface SampleLibraryOptions {
   projectRoot: string;
   /** Defaults to what `collectSampleClips(projectRoot)` finds. */
   clips?: readonly SampleClip[];
-  /** Default `<projectRoot>/node_modules/.cache/veo3-samples`, or env SAMPLE_CACHE_DIR. */
+  /** Default `<projectRoot>/node_modules/.cache/veo3-samples` (config: SAMPLE_CACHE_DIR). */
   cacheDir?: string;
-  /** When given, the clips are also placed into `<releaseDir>/samples`. */
-  releaseDir?: string;
   /** Defaults to the project's local renderer (text mode). */
   render?: SampleRenderer;
   log?: Logger;
 }
 
 export function sampleCacheDir(projectRoot: string): string {
-  return (
-    process.env.SAMPLE_CACHE_DIR ?? path.join(projectRoot, 'node_modules', '.cache', 'veo3-samples')
-  );
+  return path.join(projectRoot, 'node_modules', '.cache', 'veo3-samples');
 }
 
 /** A render directory this old belongs to a build that was killed; a render takes seconds. */
@@ -222,13 +221,24 @@ const defaultRender: SampleRenderer = async (req) => {
   return renderLocalVideo(req);
 };
 
+export interface RenderMissingOptions {
+  /** Renders at once (default 1: the background job leaves the other core to requests). */
+  concurrency?: number;
+  /** Background work: ffmpeg at the lowest CPU priority. */
+  lowPriority?: boolean;
+  /** Reject on the first failure (a pre-render) instead of logging it and going on. */
+  stopOnError?: boolean;
+  /** Stops the run (the server is closing): the render in progress is killed, nothing kept. */
+  signal?: AbortSignal;
+}
+
 /**
- * Makes sure every sample clip is in the cache, rendering the missing ones two at a time, and
- * returns where each one is. A render failure rejects (the site build then fails and the live
- * release stays). Safe to run from two processes at once: each render goes to a private
- * directory that is renamed into place whole.
+ * The site's sample clips and where each one stands: ready in the cache, or still to render.
+ * Pages never wait for a clip: `/samples/*` answers a ready clip from the cache and a pending
+ * one with a placeholder (see ./samples-routes.ts), and `renderMissing` fills the cache in the
+ * background after the server listens.
  */
-export async function ensureSampleClips(opts: EnsureSampleClipsOptions): Promise<CachedClip[]> {
+export async function openSampleLibrary(opts: SampleLibraryOptions) {
   const clips = opts.clips ?? (await collectSampleClips(opts.projectRoot));
   const cacheDir = opts.cacheDir ?? sampleCacheDir(opts.projectRoot);
   const render = opts.render ?? defaultRender;
@@ -242,20 +252,18 @@ export async function ensureSampleClips(opts: EnsureSampleClipsOptions): Promise
     const dir = path.join(cacheDir, keyOf(clip.prompt).slice(0, 32));
     return { ...clip, video: path.join(dir, 'clip.mp4'), poster: path.join(dir, 'poster.jpg') };
   });
-  const missing: CachedClip[] = [];
-  const pending = new Set<string>();
+  const byId = new Map(cached.map((clip) => [clip.id, clip]));
+  /** Render directories (one per prompt: two ids with one prompt share a render) in the cache. */
+  const ready = new Set<string>();
   for (const clip of cached) {
     const dir = path.dirname(clip.video);
-    // Two ids with the same prompt share one render.
-    if (pending.has(dir)) continue;
-    if (!((await exists(clip.video)) && (await exists(clip.poster)))) {
-      pending.add(dir);
-      missing.push(clip);
+    if (!ready.has(dir) && (await exists(clip.video)) && (await exists(clip.poster))) {
+      ready.add(dir);
     }
   }
+  const isReady = (clip: CachedClip) => ready.has(path.dirname(clip.video));
 
-  const started = Date.now();
-  await eachLimited(missing, CONCURRENCY, async (clip) => {
+  async function renderOne(clip: CachedClip, options: RenderMissingOptions): Promise<void> {
     const dir = path.dirname(clip.video);
     const tmp = path.join(cacheDir, `.tmp-${randomBytes(6).toString('hex')}`);
     try {
@@ -264,14 +272,17 @@ export async function ensureSampleClips(opts: EnsureSampleClipsOptions): Promise
         mode: 'text',
         outputPath: path.join(tmp, 'clip.mp4'),
         posterPath: path.join(tmp, 'poster.jpg'),
+        ...(options.lowPriority ? { lowPriority: true } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
       });
       await rename(tmp, dir).catch(async (error: NodeJS.ErrnoException) => {
         if (!['EEXIST', 'ENOTEMPTY'].includes(error.code ?? '')) throw error;
-        // Another build rendered the same clip meanwhile: keep theirs if it is whole.
+        // Another process rendered the same clip meanwhile: keep theirs if it is whole.
         if ((await exists(clip.video)) && (await exists(clip.poster))) return;
         await rm(dir, { recursive: true, force: true });
         await rename(tmp, dir);
       });
+      ready.add(dir);
     } catch (error) {
       throw new Error(`Rendering sample clip "${clip.id}" (${clip.source}) failed`, {
         cause: error,
@@ -279,34 +290,81 @@ export async function ensureSampleClips(opts: EnsureSampleClipsOptions): Promise
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
-  });
-  opts.log?.info(
-    { clips: cached.length, rendered: missing.length, durationMs: Date.now() - started },
-    'sample clips ready',
-  );
+  }
 
-  if (opts.releaseDir) await placeSampleClips(cached, opts.releaseDir);
-  return cached;
+  let running: Promise<number> | null = null;
+
+  async function renderAll(options: RenderMissingOptions): Promise<number> {
+    const seen = new Set<string>();
+    const missing = cached.filter((clip) => {
+      const dir = path.dirname(clip.video);
+      if (seen.has(dir) || isReady(clip)) return false;
+      seen.add(dir);
+      return true;
+    });
+    if (missing.length === 0) return 0;
+    const started = Date.now();
+    let done = 0;
+    let failed = 0;
+    opts.log?.info(
+      { clips: cached.length, missing: missing.length },
+      `rendering sample clips 0/${missing.length}`,
+    );
+    await eachLimited(missing, options.concurrency ?? 1, async (clip) => {
+      if (options.signal?.aborted) return;
+      try {
+        await renderOne(clip, options);
+      } catch (error) {
+        if (options.stopOnError || options.signal?.aborted) throw error;
+        failed += 1;
+        opts.log?.error({ err: error, clip: clip.id }, 'sample clip render failed');
+      }
+      done += 1;
+      opts.log?.info({ clip: clip.id }, `rendering sample clips ${done}/${missing.length}`);
+    });
+    opts.log?.info(
+      { rendered: done - failed, failed, durationMs: Date.now() - started },
+      'sample clips ready',
+    );
+    return done - failed;
+  }
+
+  return {
+    clips: cached as readonly CachedClip[],
+
+    /** The clip `/samples/{id}.*` names and whether its files are in the cache; null if none. */
+    lookup(id: string): { clip: CachedClip; ready: boolean } | null {
+      const clip = byId.get(id);
+      return clip ? { clip, ready: isReady(clip) } : null;
+    },
+
+    /** How many declared clips are ready. */
+    readyCount: () => cached.filter(isReady).length,
+
+    /**
+     * Renders every clip missing from the cache, in declared order (the home gallery first), and
+     * resolves with how many it rendered. Concurrent calls share one run.
+     */
+    renderMissing(options: RenderMissingOptions = {}): Promise<number> {
+      running ??= renderAll(options).finally(() => {
+        running = null;
+      });
+      return running;
+    },
+  };
 }
 
-/** Hard-links (or, across file systems, copies) each clip into `<releaseDir>/samples/`. */
-export async function placeSampleClips(
-  clips: readonly CachedClip[],
-  releaseDir: string,
-): Promise<void> {
-  const dir = path.join(releaseDir, 'samples');
-  await mkdir(dir, { recursive: true });
-  for (const clip of clips) {
-    for (const [from, name] of [
-      [clip.video, `${clip.id}.mp4`],
-      [clip.poster, `${clip.id}.jpg`],
-    ] as const) {
-      const to = path.join(dir, name);
-      await rm(to, { force: true });
-      await link(from, to).catch(async (error: NodeJS.ErrnoException) => {
-        if (!['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes(error.code ?? '')) throw error;
-        await copyFile(from, to);
-      });
-    }
-  }
+export type SampleLibrary = Awaited<ReturnType<typeof openSampleLibrary>>;
+
+/**
+ * Makes sure every sample clip is in the cache, rendering the missing ones (two at a time by
+ * default), and returns where each one is. A render failure rejects, naming the clip. Safe to run
+ * from two processes at once: each render goes to a private directory renamed into place whole.
+ */
+export async function ensureSampleClips(
+  opts: SampleLibraryOptions & { concurrency?: number },
+): Promise<readonly CachedClip[]> {
+  const library = await openSampleLibrary(opts);
+  await library.renderMissing({ concurrency: opts.concurrency ?? 2, stopOnError: true });
+  return library.clips;
 }

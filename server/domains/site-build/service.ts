@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withProjectBuildLock } from './build-lock.ts';
@@ -19,7 +19,6 @@ import {
   writeManifest,
   type ReleaseManifest,
 } from './release.ts';
-import { ensureSampleClips, placeSampleClips } from './samples.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -28,12 +27,29 @@ const SOURCE_PATHS = [
   'site',
   'content',
   'server/contracts',
-  // The renderer makes the sample clips in every release (see ./samples.ts).
-  'server/domains/video/providers/local-renderer.ts',
-  'server/domains/video/providers/render',
   'astro.config.mjs',
   'package-lock.json',
 ];
+
+/**
+ * Where `astro build` writes before the output moves to DATA_DIR: inside the project. Astro
+ * writes its prerender bundle next to an outDir it judges to be inside the working directory,
+ * and judges that by string prefix, so an outDir such as `<checkout>-data/…` counts as inside;
+ * Node then resolves the bundle's bare imports (`@oslojs/encoding`) from there, where no
+ * node_modules lies above, and the build fails. Under the project every import resolves, and
+ * each build gets its own folder.
+ */
+const STAGING_DIR = path.join('node_modules', '.cache', 'site-builds');
+
+/** Moves a directory; across file systems (DATA_DIR on its own volume) by copy, then delete. */
+async function moveDir(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await cp(from, to, { recursive: true, errorOnExist: true, force: false });
+  }
+}
 
 interface Logger {
   info(obj: object, msg?: string): void;
@@ -142,14 +158,12 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     await mkdir(releases, { recursive: true });
     const id = `${new Date().toISOString().replace(/[-:.TZ]/g, '')}-${process.pid}`;
     const outDir = path.join(releases, id);
+    const stagingDir = path.join(root, STAGING_DIR, id);
     const sourceHash = await computeSourceHash(root, opts.extraSources, buildSettings());
     opts.log.info({ release: id }, 'site build started');
     try {
-      // Sample clips first (cached after the first build): a failed render fails the build.
-      const samples = await ensureSampleClips({ projectRoot: root, log: opts.log });
-      await withProjectBuildLock(root, () => runAstroBuild(outDir));
-      // Before the file list is taken, so /samples/* is served like any release file.
-      await placeSampleClips(samples, outDir);
+      await withProjectBuildLock(root, () => runAstroBuild(stagingDir));
+      await moveDir(stagingDir, outDir);
     } catch (error) {
       await rm(outDir, { recursive: true, force: true });
       opts.log.error(
@@ -157,6 +171,8 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
         'site build failed; the previous release stays live',
       );
       throw error;
+    } finally {
+      await rm(stagingDir, { recursive: true, force: true });
     }
     const files = await listFiles(outDir);
     const manifest: ReleaseManifest = {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { mkdir } from 'node:fs/promises';
 import fastifyStatic from '@fastify/static';
 import { Type } from 'typebox';
 import { declareScopeAccess } from '../../core/access.ts';
@@ -143,6 +144,7 @@ export async function videoRoutes(
 
   // Finished videos and posters: unguessable names, immutable, with range requests for seeking.
   // Public: the random name is the key, so a shared link plays without a sign-in.
+  await mkdir(opts.mediaDir, { recursive: true });
   await app.register(async (scope) => {
     declareScopeAccess(scope, 'public');
     await scope.register(fastifyStatic, {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { captionLines } from './render/caption.ts';
@@ -46,6 +46,8 @@ export interface RenderRequest {
   signal?: AbortSignal;
   /** Fraction done, 0..1, increasing, from ffmpeg's own progress; the last call is exactly 1. */
   onProgress?: (fraction: number) => void;
+  /** Run ffmpeg at the lowest CPU priority (background work that must not slow requests). */
+  lowPriority?: boolean;
 }
 
 export interface RenderResult {
@@ -170,7 +172,7 @@ export async function renderLocalVideo(req: RenderRequest): Promise<RenderResult
       '1',
       `file:${partialPoster}`,
     ];
-    await runFfmpeg(args, req.signal, req.onProgress);
+    await runFfmpeg(args, req.signal, req.onProgress, req.lowPriority);
     // ffmpeg exits 0 in a few odd cases without writing (e.g. an output that got no frames).
     await stat(partialVideo);
     await stat(partialPoster);
@@ -194,11 +196,19 @@ function runFfmpeg(
   args: string[],
   signal: AbortSignal | undefined,
   onProgress: ((fraction: number) => void) | undefined,
+  lowPriority = false,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     // The signal may have fired while we were preparing files.
     if (signal?.aborted) return reject(abortError(signal));
     const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (lowPriority && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, 19);
+      } catch {
+        // Not allowed here (some containers): the render still runs, at normal priority.
+      }
+    }
     let stderr = '';
     let stdoutRest = '';
     let lastFraction = 0;

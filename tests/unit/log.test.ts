@@ -1,0 +1,45 @@
+import { PassThrough } from 'node:stream';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.ts';
+import { formatLogMessage, prettyStream } from '../../server/core/log.ts';
+
+describe('log format', () => {
+  it('LOG_FORMAT chooses; auto is JSON when stdout is not a terminal, and in production', () => {
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    // Vitest's stdout is not a terminal.
+    expect(loadConfig({}).logFormat).toBe(process.stdout.isTTY ? 'pretty' : 'json');
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+
+  it('writes one readable line per request, without the JSON fields', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const log = pino({ level: 'info' }, prettyStream(out, false));
+    log.info(
+      {
+        req: { method: 'GET', url: '/pricing', id: 'req-1' },
+        res: { statusCode: 200 },
+        responseTime: 3.4,
+      },
+      'request completed',
+    );
+    log.warn({ release: 'r1' }, 'site build failed');
+    const lines = text.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: GET \/pricing 200 3 ms$/);
+    expect(lines[1]).toMatch(/^\[\d\d:\d\d:\d\d\] WARN: site build failed \{"release":"r1"\}$/);
+  });
+
+  it('keeps a message that is not the access line next to the request', () => {
+    const entry = {
+      msg: 'request errored',
+      req: { method: 'POST', url: '/api/x' },
+      res: { statusCode: 500 },
+    };
+    expect(formatLogMessage(entry, 'msg')).toBe('POST /api/x 500 request errored');
+    expect(formatLogMessage({ msg: 'hello' }, 'msg')).toBe('hello');
+  });
+});
