@@ -21,7 +21,9 @@ const chromium = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  fullyParallel: false,
+  // Tests of one file spread over both workers too: the long page-walking specs (axe, layout)
+  // no longer queue behind each other.
+  fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './tests/helpers/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -8,6 +9,7 @@ export default defineConfig({
     // its own data directories, so files run side by side: two forks keep both cores busy while
     // one waits on PostgreSQL or a child process.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],

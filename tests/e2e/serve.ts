@@ -1,6 +1,8 @@
 /**
- * Starts the app for Playwright exactly as `npm start` does, on a clean database. The built site
- * release under DATA_DIR/site is kept between runs and rebuilt only when its sources changed.
+ * Starts the app for Playwright exactly as `npm start` does, on a clean database and a fresh
+ * site: the server listens before its build is live and serves the release it has meanwhile,
+ * and a release left by an earlier run shows that run's posts (each run rebuilds anyway, since
+ * the seeded posts' dates change). Playwright starts when `/` first answers 200.
  *
  * Sample clips: the server renders none (SAMPLE_CLIPS=off, set in playwright.config.ts), so every
  * other clip stays pending and the pending state is what those pages show. The clips the specs
@@ -14,7 +16,7 @@ import { E2E_READY_SAMPLES } from './site-pages.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = path.resolve(process.env.DATA_DIR ?? '.test-output/e2e-data');
-for (const dir of ['db', 'outbox'])
+for (const dir of ['db', 'outbox', 'site'])
   rmSync(path.join(dataDir, dir), { recursive: true, force: true });
 
 const ready = new Set(E2E_READY_SAMPLES);

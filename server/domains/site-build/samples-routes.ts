@@ -41,9 +41,7 @@ export async function samplesRoutes(app: FastifyInstance, opts: { samples: Sampl
       const { file } = request.params as { file: string };
       const match = /^([a-z0-9]+(?:-[a-z0-9]+)*)\.(mp4|jpg)$/.exec(file);
       const found = match ? opts.samples.lookup(match[1]!) : null;
-      if (!match || !found) {
-        return reply.status(404).type('text/plain; charset=utf-8').send('No such sample clip.');
-      }
+      if (!match || !found) return reply.callNotFound();
       const kind = match[2] as 'mp4' | 'jpg';
       if (found.ready) {
         const file = kind === 'mp4' ? found.clip.video : found.clip.poster;
@@ -55,9 +53,7 @@ export async function samplesRoutes(app: FastifyInstance, opts: { samples: Sampl
           lastModified: true,
           acceptRanges: true,
         });
-        if (result.type !== 'file') {
-          return reply.status(404).type('text/plain; charset=utf-8').send('No such sample clip.');
-        }
+        if (result.type !== 'file') return reply.callNotFound();
         return reply
           .status(result.statusCode)
           .headers({ ...result.headers, 'cache-control': 'public, max-age=0, must-revalidate' })
@@ -68,11 +64,11 @@ export async function samplesRoutes(app: FastifyInstance, opts: { samples: Sampl
       if (kind === 'jpg') {
         return reply.type('image/jpeg').send(await placeholderPoster());
       }
-      return reply
-        .status(503)
-        .header('retry-after', String(PENDING_RETRY_SECONDS))
-        .type('text/plain; charset=utf-8')
-        .send('This sample video is still being prepared. Try again in a minute.');
+      return reply.status(503).header('retry-after', String(PENDING_RETRY_SECONDS)).send({
+        success: false,
+        message: 'This sample video is still being prepared. Try again in a minute.',
+        code: 'SAMPLE_NOT_READY',
+      });
     },
   );
 }
