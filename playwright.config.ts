@@ -3,6 +3,7 @@
  * in Debian's Chromium (never a downloaded browser).
  */
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_SAMPLE_CACHE_DIR } from './tests/e2e/site-pages.ts';
 
 // Chosen once in the runner process; workers inherit it through the environment.
 process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
@@ -57,7 +58,7 @@ export default defineConfig({
       // Only the clips the specs need are rendered (tests/e2e/serve.ts), into a cache of their
       // own, so every other clip is pending whatever a developer's shared cache holds.
       SAMPLE_CLIPS: 'off',
-      SAMPLE_CACHE_DIR: 'node_modules/.cache/veo3-e2e-samples',
+      SAMPLE_CACHE_DIR: E2E_SAMPLE_CACHE_DIR,
       NODE_ENV: 'development',
       // The local renderer fails these prompts on purpose (the failure path e2e test).
       LOCAL_RENDER_FAIL_PATTERN: '^FAIL:',

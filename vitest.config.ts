@@ -10,6 +10,7 @@ export default defineConfig({
     // one waits on PostgreSQL or a child process.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
     sequence: { sequencer: SlowFirstSequencer },
+    globalSetup: ['tests/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],

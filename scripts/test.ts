@@ -6,7 +6,7 @@
  * `N passed, N failed` summed over all of them; an e2e test that passed only on retry counts as
  * failed (flaky is failed).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -64,6 +64,18 @@ run('astro sync', bin('astro'), ['sync']);
 check('types (tsc)', bin('tsc'), ['--noEmit', '-p', '.']);
 check('types (astro check)', bin('astro'), ['check', '--tsconfig', 'tsconfig.site.json']);
 
+// The sample clips the e2e specs play, rendered beside Vitest at the lowest CPU priority (it
+// leaves little idle), so the e2e server finds them in its cache instead of rendering first.
+const prerender = spawn(
+  process.execPath,
+  [path.join(root, 'tests', 'e2e', 'prerender-samples.ts'), '--low-priority'],
+  { cwd: root, stdio: 'inherit' },
+);
+const prerendered = new Promise<void>((resolve) => {
+  prerender.once('exit', () => resolve());
+  prerender.once('error', () => resolve()); // serve.ts renders them then
+});
+
 // Vitest
 beginPhase('vitest');
 const vitestJson = path.join(out, 'vitest.json');
@@ -95,6 +107,7 @@ if (existsSync(vitestJson)) {
 
 // Playwright
 beginPhase('playwright');
+await prerendered;
 const pwJson = path.join(out, 'playwright.json');
 rmSync(pwJson, { force: true });
 const pwOk = run('e2e tests', bin('playwright'), ['test', '--reporter=list,json'], {

@@ -42,6 +42,8 @@ export interface Database {
    * nothing in between. PGlite delivers a commit's notifications before the commit resolves.
    */
   listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
+  /** PGlite only: the whole database as a dump that `openPglite(…, { loadDataDir })` starts from. */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -67,9 +69,14 @@ export const USER_CHANGE_CHANNEL = 'user_change';
 export const NOTIFY_CHANNELS = [USER_CHANGE_CHANNEL];
 
 /** Opens PGlite at `dataDir` (undefined = in memory). */
-export async function openPglite(dataDir?: string): Promise<Database> {
+export async function openPglite(
+  dataDir?: string,
+  /** An in-memory database starts as a copy of this dump (`dumpDataDir`), skipping initdb. */
+  opts: { loadDataDir?: Blob } = {},
+): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const options = opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {};
+  const client = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
@@ -83,6 +90,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       handlers.gap(true);
       return () => stop();
     },
+    dump: () => client.dumpDataDir('none'),
     close: () => client.close(),
   };
 }

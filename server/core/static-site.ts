@@ -72,6 +72,14 @@ function plainFromMemory(request: FastifyRequest): boolean {
   );
 }
 
+const BUILDING_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="2"><meta name="robots" content="noindex"><title>Starting up</title></head>
+<body style="font:16px/1.5 system-ui,sans-serif;margin:3rem auto;max-width:32rem;padding:0 1rem">
+<h1 style="font-size:1.3rem">The site is being built</h1>
+<p role="status">This takes a few seconds after the server starts. The page reloads by itself.</p>
+</body></html>`;
+
 export type SiteFallback = (
   urlPath: string,
 ) => Promise<{ redirect: string } | { file: string; status: number } | null>;
@@ -164,10 +172,13 @@ export const staticSitePlugin = fp(
       if (fallback && opts.release.files.has(fallback.file))
         return send(request, reply, fallback.file, fallback.status);
       if (opts.release.files.has('404.html')) return send(request, reply, '404.html', 404);
+      // Before the first build is live (a fresh start takes seconds): a page that reloads itself.
       return reply
         .status(503)
-        .type('text/plain; charset=utf-8')
-        .send('The site is being built. Reload in a few seconds.');
+        .header('retry-after', '2')
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(BUILDING_PAGE);
     };
 
     app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, handler);

@@ -75,6 +75,11 @@ describe('npm start on a fresh data directory outside the checkout', () => {
 
   it('answers the API before the site is built, then / once the first build is live', async () => {
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
+    // The build takes seconds (astro runs in a child process): meanwhile a page reloads itself.
+    const building = await fetch(`${base}/pricing`);
+    expect(building.status).toBe(503);
+    expect(building.headers.get('retry-after')).toBe('2');
+    expect(await building.text()).toContain('<meta http-equiv="refresh" content="2">');
     await vi.waitFor(async () => expect((await fetch(`${base}/`)).status).toBe(200), {
       timeout: 120_000,
       interval: 200,

@@ -106,25 +106,38 @@ test.describe('generator', () => {
     });
     await expectPlayingVideo(page);
     // The picture is the upload: a frame's average colour is blue.
-    const rgb = await page.getByTestId('result-video').evaluate(async (v: HTMLVideoElement) => {
+    const video = page.getByTestId('result-video');
+    await video.evaluate(async (v: HTMLVideoElement) => {
       v.currentTime = 4;
       await new Promise((r) => v.addEventListener('seeked', r, { once: true }));
-      const canvas = document.createElement('canvas');
-      canvas.width = 64;
-      canvas.height = 36;
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(v, 0, 0, 64, 36);
-      const d = ctx.getImageData(16, 9, 32, 18).data;
-      let r = 0,
-        g = 0,
-        b = 0;
-      for (let i = 0; i < d.length; i += 4) {
-        r += d[i]!;
-        g += d[i + 1]!;
-        b += d[i + 2]!;
-      }
-      return [r, g, b];
     });
+    // 'seeked' can fire before the frame is decoded for painting: a canvas drawn then is
+    // empty, so sample until the frame is there.
+    const sample = () =>
+      video.evaluate((v: HTMLVideoElement) => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 64;
+        canvas.height = 36;
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(v, 0, 0, 64, 36);
+        const d = ctx.getImageData(16, 9, 32, 18).data;
+        let r = 0,
+          g = 0,
+          b = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          r += d[i]!;
+          g += d[i + 1]!;
+          b += d[i + 2]!;
+        }
+        return [r, g, b];
+      });
+    let rgb = [0, 0, 0];
+    await expect
+      .poll(async () => {
+        rgb = await sample();
+        return rgb[0]! + rgb[1]! + rgb[2]!;
+      })
+      .toBeGreaterThan(0);
     expect(rgb[2]!).toBeGreaterThan(rgb[0]!);
   });
 

@@ -11,21 +11,13 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { collectSampleClips, ensureSampleClips } from '../../server/domains/site-build/samples.ts';
-import { E2E_READY_SAMPLES } from './site-pages.ts';
+import { prerenderE2eSamples } from './prerender-samples.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = path.resolve(process.env.DATA_DIR ?? '.test-output/e2e-data');
 for (const dir of ['db', 'outbox', 'site'])
   rmSync(path.join(dataDir, dir), { recursive: true, force: true });
 
-const ready = new Set(E2E_READY_SAMPLES);
-const clips = (await collectSampleClips(root)).filter((clip) => ready.has(clip.id));
-await ensureSampleClips({
-  projectRoot: root,
-  clips,
-  ...(process.env.SAMPLE_CACHE_DIR ? { cacheDir: path.resolve(process.env.SAMPLE_CACHE_DIR) } : {}),
-});
+await prerenderE2eSamples();
 
 const { startServer } = await import('../../server/main.ts');
 const { loadConfig } = await import('../../server/config.ts');

@@ -111,3 +111,6 @@ const landingSampleIds = ['ai-french-kissing', 'asmr-video'].flatMap((name) =>
  * Every other clip stays pending for the whole run (SAMPLE_CLIPS=off), as on a fresh start.
  */
 export const E2E_READY_SAMPLES: readonly string[] = [gallery[0]!.id, ...landingSampleIds];
+
+/** The e2e server's own sample cache (relative to the project): only E2E_READY_SAMPLES are in it. */
+export const E2E_SAMPLE_CACHE_DIR = 'node_modules/.cache/veo3-e2e-samples';

@@ -3,7 +3,9 @@
  * TEST_DATABASE_URL set, the same tests run again on a fresh PostgreSQL database per file.
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openPglite, openPostgres, type Database } from '../../server/core/db.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -26,8 +28,10 @@ export async function createTestDatabase(
   migrate = true,
 ): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const database = await openPglite();
-    if (migrate) await database.migrate();
+    // A copy of the migrated database the global setup dumped (tests/helpers/global-setup.ts).
+    const database = migrate
+      ? await openPglite(undefined, { loadDataDir: await migratedSnapshot() })
+      : await openPglite();
     return { ...database, url: null, dispose: () => database.close() };
   }
   const baseUrl = process.env.TEST_DATABASE_URL;
@@ -52,4 +56,12 @@ export async function createTestDatabase(
       await drop.end();
     },
   };
+}
+
+let snapshot: Promise<Blob> | null = null;
+
+/** The migrated, empty PGlite dump, read once per test file. */
+function migratedSnapshot(): Promise<Blob> {
+  snapshot ??= readFile(inject('pgliteSnapshot')).then((bytes) => new Blob([bytes]));
+  return snapshot;
 }

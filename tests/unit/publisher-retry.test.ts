@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createPublisher } from '../../server/domains/site-build/publisher.ts';
 import type { ReleaseManifest } from '../../server/domains/site-build/release.ts';
 import type { SiteBuilder } from '../../server/domains/site-build/service.ts';
@@ -46,10 +46,11 @@ describe('publisher.ensureCurrentRetrying (start-up never ends the process on a 
     const { publisher, calls } = setup(Number.POSITIVE_INFINITY);
     const closing = new AbortController();
     const run = publisher.ensureCurrentRetrying({ retryMs: 10, signal: closing.signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(calls()).toBeGreaterThanOrEqual(2));
     expect(publisher.status().error).toMatch(/^astro build exited with 1: boom \d+$/);
     closing.abort();
     await expect(run).resolves.toBeNull();
+    // Nothing tries again after the abort: five retry periods pass without a call.
     const tries = calls();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(calls()).toBe(tries);

@@ -362,9 +362,13 @@ export type SampleLibrary = Awaited<ReturnType<typeof openSampleLibrary>>;
  * from two processes at once: each render goes to a private directory renamed into place whole.
  */
 export async function ensureSampleClips(
-  opts: SampleLibraryOptions & { concurrency?: number },
+  opts: SampleLibraryOptions & { concurrency?: number; lowPriority?: boolean },
 ): Promise<readonly CachedClip[]> {
   const library = await openSampleLibrary(opts);
-  await library.renderMissing({ concurrency: opts.concurrency ?? 2, stopOnError: true });
+  await library.renderMissing({
+    concurrency: opts.concurrency ?? 2,
+    stopOnError: true,
+    ...(opts.lowPriority ? { lowPriority: true } : {}),
+  });
   return library.clips;
 }
