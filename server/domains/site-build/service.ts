@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withProjectBuildLock } from './build-lock.ts';
@@ -40,6 +40,19 @@ const SOURCE_PATHS = [
  * each build gets its own folder.
  */
 const STAGING_DIR = path.join('node_modules', '.cache', 'site-builds');
+
+/** A staging folder this old belongs to a build whose process was killed; a build takes seconds. */
+const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
+async function removeAbandonedStaging(root: string): Promise<void> {
+  const dir = path.join(root, STAGING_DIR);
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const info = await stat(path.join(dir, name)).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > ABANDONED_AFTER_MS) {
+      await rm(path.join(dir, name), { recursive: true, force: true });
+    }
+  }
+}
 
 /** Moves a directory; across file systems (DATA_DIR on its own volume) by copy, then delete. */
 async function moveDir(from: string, to: string): Promise<void> {
@@ -162,6 +175,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     const sourceHash = await computeSourceHash(root, opts.extraSources, buildSettings());
     opts.log.info({ release: id }, 'site build started');
     try {
+      await removeAbandonedStaging(root);
       await withProjectBuildLock(root, () => runAstroBuild(stagingDir));
       await moveDir(stagingDir, outDir);
     } catch (error) {
