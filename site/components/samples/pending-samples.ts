@@ -23,7 +23,9 @@ export function watchPendingSamples(root: ParentNode = document): void {
     for (const source of video.querySelectorAll('source')) {
       source.addEventListener('error', onError);
     }
-    // A failure before this script ran leaves the element in NETWORK_NO_SOURCE.
-    if (video.error || video.networkState === HTMLMediaElement.NETWORK_NO_SOURCE) onError();
+    // A failed load before this script ran. (Not networkState: NETWORK_NO_SOURCE is also the
+    // passing state of every <source> video while the browser selects its resource.) With
+    // preload="none" nothing loads before play, so this only guards a page changed later.
+    if (video.error) onError();
   }
 }
