@@ -2,7 +2,6 @@
  * buildApp(config) → a ready Fastify instance. Tests call it and use `inject`; server/main.ts
  * adds `listen`. Dependencies with outside effects (database, Google, mailer) can be passed in.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, {
@@ -20,14 +19,21 @@ import { accessPlugin, declareScopeAccess } from './core/access.ts';
 import { authPlugin, type SessionAndUser } from './core/auth.ts';
 import { LOCK_KEYS, openDatabase, type Database } from './core/db.ts';
 import { createUserCache, type UserCache } from './core/user-cache.ts';
-import { acquireEmbeddedLock, EmbeddedDatabaseInUseError } from './core/embedded-lock.ts';
+import {
+  acquireEmbeddedLock,
+  EmbeddedDatabaseInUseError,
+  lockHolderName,
+} from './core/embedded-lock.ts';
 import { AppError, errorsPlugin, frameworkErrorHandler } from './core/errors.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './core/mailer.ts';
 import { logStream } from './core/log.ts';
 import { requestInputPlugin } from './core/request-input.ts';
 import { apiSecurityHeaders, securityPlugin } from './core/security.ts';
-import { loadLiveRelease, staticSitePlugin, type LiveRelease } from './core/static-site.ts';
-import type { PostsSnapshot } from './contracts/blog.ts';
+import {
+  loadLiveRelease,
+  staticSitePlugin,
+  type LiveRelease,
+} from './domains/site-build/static-site.ts';
 import { HealthResponse } from './contracts/common.ts';
 import { createGoogleIdentity } from './domains/accounts/google-identity.ts';
 import { accountsRoutes } from './domains/accounts/routes.ts';
@@ -50,7 +56,7 @@ import { dataApiRoutes } from './domains/data-api/routes.ts';
 import { createDataApiService } from './domains/data-api/service.ts';
 import { createBlogService, type BlogService } from './domains/blog/service.ts';
 import { createPublisher, type Publisher } from './domains/site-build/publisher.ts';
-import { siteDirs } from './domains/site-build/release.ts';
+import { postsSnapshotPath, writePostsSnapshot } from './domains/site-build/posts-snapshot.ts';
 import { createSiteBuilder, PROJECT_ROOT, type SiteBuilder } from './domains/site-build/service.ts';
 import {
   openSampleLibrary,
@@ -271,8 +277,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('media', media);
 
   // The blog and the site builder: public content changes rebuild the static release.
-  const site = siteDirs(config.dataDir);
-  const snapshotPath = path.join(site.root, 'posts-snapshot.json');
+  const snapshotPath = postsSnapshotPath(config.dataDir);
   const builder = config.serveSite
     ? createSiteBuilder({
         dataDir: config.dataDir,
@@ -289,20 +294,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     uploadsDir: path.join(config.dataDir, 'uploads', 'blog'),
     onPublicChange: () => publisher?.schedule(),
   });
-  const writeSnapshot = async () => {
-    await mkdir(site.root, { recursive: true });
-    const snapshot = await blog.snapshot();
-    // The file is an input of the build's source hash: rewriting unchanged posts with a new
-    // generatedAt would make every restart (and every other instance's start) rebuild the site.
-    const previous = await readFile(snapshotPath, 'utf8')
-      .then((text) => JSON.parse(text) as PostsSnapshot)
-      .catch(() => null);
-    const same = (a: PostsSnapshot) => JSON.stringify([a.posts, a.redirects]);
-    if (previous && same(previous) === same(snapshot)) return;
-    const tmp = `${snapshotPath}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(snapshot));
-    await rename(tmp, snapshotPath);
-  };
+  const writeSnapshot = () => writePostsSnapshot(snapshotPath, () => blog.snapshot());
   publisher = createPublisher({
     builder,
     writeSnapshot,
@@ -391,7 +383,8 @@ async function lockEmbeddedDatabase(dataDir: string) {
     return await acquireEmbeddedLock(dataDir, 'server');
   } catch (error) {
     if (!(error instanceof EmbeddedDatabaseInUseError)) throw error;
-    const who = error.holder.owner === 'server' ? 'another server' : 'the admin CLI';
+    const who =
+      error.holder.owner === 'server' ? 'another server' : lockHolderName(error.holder.owner);
     throw new ConfigError(
       `The embedded database in ${dataDir} is in use by ${who} (pid ${error.holder.pid}). Stop it, or use another DATA_DIR.`,
     );

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ConfigError, describeAdapters, loadConfig, loadDotEnv, type Config } from './config.ts';
 import { buildApp, type AppDeps } from './app.ts';
 import { PROJECT_ROOT } from './domains/site-build/service.ts';
-import { loadLiveRelease } from './core/static-site.ts';
+import { loadLiveRelease } from './domains/site-build/static-site.ts';
 import { createConfiguredWorker } from './domains/video/setup.ts';
 import { LOCK_KEYS } from './core/db.ts';
 

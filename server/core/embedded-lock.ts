@@ -1,6 +1,7 @@
 /**
  * One process at a time on the embedded database. PGlite takes no lock of its own: two
- * processes can open the same DATA_DIR/db and corrupt it. The server and the admin CLI therefore
+ * processes can open the same DATA_DIR/db and corrupt it. The server, the admin CLI and
+ * `npm run build` therefore
  * create DATA_DIR/db.lock exclusively before opening it, with their pid (and the server's port,
  * so the CLI can reach its admin API). A lock whose process is gone (a crash, SIGKILL) is stale
  * and taken over.
@@ -11,7 +12,7 @@ import path from 'node:path';
 
 export interface LockInfo {
   pid: number;
-  owner: 'server' | 'admin-cli';
+  owner: 'server' | 'admin-cli' | 'site-build';
   /** The port the server listens on (known after listen; null before). */
   port: number | null;
   startedAt: string;
@@ -24,10 +25,19 @@ export class EmbeddedDatabaseInUseError extends Error {
     super(
       holder.owner === 'server'
         ? `The embedded database is in use by the running server (pid ${holder.pid}).`
-        : `The embedded database is in use by the admin CLI (pid ${holder.pid}). Wait for it to finish, then start again.`,
+        : `The embedded database is in use by ${lockHolderName(holder.owner)} (pid ${holder.pid}). Wait for it to finish, then start again.`,
     );
     this.holder = holder;
   }
+}
+
+/** How messages name a lock's holder. */
+export function lockHolderName(owner: LockInfo['owner']): string {
+  return {
+    server: 'the running server',
+    'admin-cli': 'the admin CLI',
+    'site-build': 'npm run build',
+  }[owner];
 }
 
 export const lockPath = (dataDir: string) => path.join(dataDir, 'db.lock');

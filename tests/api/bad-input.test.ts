@@ -15,7 +15,7 @@ import type { HTTPMethods, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MODEL } from '../../server/contracts/video.ts';
 import { MAX_JSON_DEPTH } from '../../server/core/request-input.ts';
-import { loadLiveRelease } from '../../server/core/static-site.ts';
+import { loadLiveRelease } from '../../server/domains/site-build/static-site.ts';
 import {
   bearer,
   createTestApp,

@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLiveRelease } from '../../server/core/static-site.ts';
+import { loadLiveRelease } from '../../server/domains/site-build/static-site.ts';
 import { createPublisher } from '../../server/domains/site-build/publisher.ts';
 import { siteDirs } from '../../server/domains/site-build/release.ts';
 import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';

@@ -8,7 +8,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { isApiPath } from '../../server/core/security.ts';
-import { loadLiveRelease } from '../../server/core/static-site.ts';
+import { loadLiveRelease } from '../../server/domains/site-build/static-site.ts';
 import { bearer, createTestApp, signInLocal, testConfig, type TestApp } from '../helpers/app.ts';
 
 /** The settings production refuses to start without (none is contacted in this test). */

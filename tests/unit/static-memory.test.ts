@@ -7,7 +7,7 @@ import {
   loadLiveRelease,
   staticSitePlugin,
   type LiveRelease,
-} from '../../server/core/static-site.ts';
+} from '../../server/domains/site-build/static-site.ts';
 import {
   listFiles,
   siteDirs,

@@ -10,7 +10,7 @@ import {
   resolveSitePath,
   staticSitePlugin,
   type LiveRelease,
-} from '../../server/core/static-site.ts';
+} from '../../server/domains/site-build/static-site.ts';
 import {
   compressibleType,
   createCompressionCache,

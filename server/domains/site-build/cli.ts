@@ -1,21 +1,60 @@
 /**
  * `npm run build`: writes the published-posts snapshot and builds a new site release into
- * DATA_DIR/site, then makes it live. With the embedded database, stop `npm start` first (PGlite
- * allows one process); a running server rebuilds by itself when public content changes.
+ * DATA_DIR/site, then makes it live, without starting the app: it opens only the database (for
+ * the posts) and runs the site builder. With the embedded database, stop `npm start` first
+ * (PGlite allows one process); a running server rebuilds by itself when public content changes.
  */
-import { loadConfig, loadDotEnv } from '../../config.ts';
-import { buildApp } from '../../app.ts';
+import path from 'node:path';
+import pino from 'pino';
+import { ConfigError, loadConfig, loadDotEnv } from '../../config.ts';
+import { openDatabase } from '../../core/db.ts';
+import { acquireEmbeddedLock, EmbeddedDatabaseInUseError } from '../../core/embedded-lock.ts';
+import { createBlogService } from '../blog/service.ts';
+import { postsSnapshotPath, writePostsSnapshot } from './posts-snapshot.ts';
+import { createSiteBuilder } from './service.ts';
 
-loadDotEnv();
-const config = loadConfig();
-const app = await buildApp({ ...config, logLevel: 'warn' }, { scheduler: false });
-try {
-  if (!app.siteBuilder) throw new Error('SERVE_SITE=false: there is no site to build.');
-  await app.writeSnapshot();
-  const manifest = await app.siteBuilder.build();
-  console.log(
-    `site release ${manifest.id} built in ${(manifest.durationMs / 1000).toFixed(1)} s and live`,
-  );
-} finally {
-  await app.close();
+async function main(): Promise<void> {
+  loadDotEnv();
+  const config = loadConfig();
+  if (!config.serveSite) throw new ConfigError('SERVE_SITE=false: there is no site to build.');
+  const lock = config.databaseUrl
+    ? null
+    : await acquireEmbeddedLock(config.dataDir, 'site-build').catch((error: unknown) => {
+        if (!(error instanceof EmbeddedDatabaseInUseError)) throw error;
+        throw new ConfigError(
+          error.holder.owner === 'server'
+            ? `${error.message} It rebuilds the site by itself when content changes; to build by hand, stop it first.`
+            : error.message,
+        );
+      });
+  const database = await openDatabase(config);
+  try {
+    await database.migrate();
+    const blog = createBlogService({
+      db: database.db,
+      uploadsDir: path.join(config.dataDir, 'uploads', 'blog'),
+      onPublicChange: () => {},
+    });
+    const snapshot = postsSnapshotPath(config.dataDir);
+    await writePostsSnapshot(snapshot, () => blog.snapshot());
+    const builder = createSiteBuilder({
+      dataDir: config.dataDir,
+      publicSiteUrl: config.publicSiteUrl,
+      log: pino({ level: 'warn' }),
+      buildEnv: { BLOG_SNAPSHOT_PATH: snapshot },
+      extraSources: [snapshot],
+    });
+    const manifest = await builder.build();
+    console.log(
+      `site release ${manifest.id} built in ${(manifest.durationMs / 1000).toFixed(1)} s and live`,
+    );
+  } finally {
+    await database.close();
+    await lock?.release();
+  }
 }
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -10,12 +10,12 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
-import { currentReleaseId, readManifest, siteDirs } from '../domains/site-build/release.ts';
+import { currentReleaseId, readManifest, siteDirs } from './release.ts';
 import {
   compressibleType,
   createCompressionCache,
   negotiateEncoding,
-} from './static-compression.ts';
+} from '../../core/static-compression.ts';
 
 export interface LiveRelease {
   /** Files of the live release; empty before the first build. */

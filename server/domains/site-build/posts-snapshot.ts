@@ -1,0 +1,33 @@
+/**
+ * The published-posts snapshot: the one file through which the blog reaches the static build
+ * (Astro never opens the database; site/content.config.ts reads this file).
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PostsSnapshot } from '../../contracts/blog.ts';
+import { siteDirs } from './release.ts';
+
+/** Where the snapshot of a data directory lives. */
+export const postsSnapshotPath = (dataDir: string) =>
+  path.join(siteDirs(dataDir).root, 'posts-snapshot.json');
+
+/**
+ * Writes `read()`'s snapshot to `file` atomically, unless its posts and redirects are those
+ * already there: the file is an input of the build's source hash, so rewriting unchanged posts
+ * with a new generatedAt would make every restart (and every other instance's start) rebuild.
+ */
+export async function writePostsSnapshot(
+  file: string,
+  read: () => Promise<PostsSnapshot>,
+): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const snapshot = await read();
+  const previous = await readFile(file, 'utf8')
+    .then((text) => JSON.parse(text) as PostsSnapshot)
+    .catch(() => null);
+  const same = (a: PostsSnapshot) => JSON.stringify([a.posts, a.redirects]);
+  if (previous && same(previous) === same(snapshot)) return;
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(snapshot));
+  await rename(tmp, file);
+}
