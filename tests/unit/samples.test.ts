@@ -93,19 +93,19 @@ describe('collectSampleClips', () => {
   });
 });
 
-describe('ensureSampleClips', () => {
-  /** A stand-in renderer that writes small files and counts its calls. */
-  const countingRenderer = () => {
-    const calls: string[] = [];
-    const render = async (req: SampleRenderRequest) => {
-      calls.push(req.prompt);
-      await mkdir(path.dirname(req.outputPath), { recursive: true });
-      await writeFile(req.outputPath, `video:${req.prompt}`);
-      await writeFile(req.posterPath, `poster:${req.prompt}`);
-    };
-    return { calls, render };
+/** A stand-in renderer that writes small files and counts its calls. */
+const countingRenderer = () => {
+  const calls: string[] = [];
+  const render = async (req: SampleRenderRequest) => {
+    calls.push(req.prompt);
+    await mkdir(path.dirname(req.outputPath), { recursive: true });
+    await writeFile(req.outputPath, `video:${req.prompt}`);
+    await writeFile(req.posterPath, `poster:${req.prompt}`);
   };
+  return { calls, render };
+};
 
+describe('ensureSampleClips', () => {
   it('renders each clip once, then reuses the cache', async () => {
     await writeJson('gallery.json', gallery);
     await writeJson('effects.json', {
@@ -201,18 +201,18 @@ describe('openSampleLibrary', () => {
         error: (_obj, msg) => lines.push(msg ?? ''),
       },
     });
-    expect(library.lookup('paper-fox')).toMatchObject({ ready: false });
-    expect(library.lookup('no-such-clip')).toBeNull();
+    expect(await library.lookup('paper-fox')).toMatchObject({ ready: false });
+    expect(await library.lookup('no-such-clip')).toBeNull();
 
     const run = library.renderMissing({ lowPriority: true });
-    expect(library.lookup('effect-fox')).toMatchObject({ ready: false });
+    expect(await library.lookup('effect-fox')).toMatchObject({ ready: false });
     release();
     // A failed render is logged and skipped: the other clips still land.
     expect(await run).toBe(1);
     expect(calls).toEqual([gallery[0]!.prompt, 'FAIL this one']);
-    expect(library.lookup('paper-fox')).toMatchObject({ ready: true });
-    expect(library.lookup('effect-fox')).toMatchObject({ ready: true });
-    expect(library.lookup('effect-broken')).toMatchObject({ ready: false });
+    expect(await library.lookup('paper-fox')).toMatchObject({ ready: true });
+    expect(await library.lookup('effect-fox')).toMatchObject({ ready: true });
+    expect(await library.lookup('effect-broken')).toMatchObject({ ready: false });
     expect(library.readyCount()).toBe(2);
     expect(lines).toEqual([
       'rendering sample clips 0/2',
@@ -221,5 +221,14 @@ describe('openSampleLibrary', () => {
       'rendering sample clips 2/2',
       'sample clips ready',
     ]);
+  });
+
+  it('sees a clip another process rendered into the shared cache', async () => {
+    await writeJson('gallery.json', gallery);
+    const cacheDir = path.join(root, 'cache');
+    const server = await openSampleLibrary({ projectRoot: root, cacheDir });
+    expect(await server.lookup('paper-fox')).toMatchObject({ ready: false });
+    await ensureSampleClips({ projectRoot: root, cacheDir, render: countingRenderer().render });
+    expect(await server.lookup('paper-fox')).toMatchObject({ ready: true });
   });
 });

@@ -2,27 +2,26 @@
  * `/samples/{id}.mp4` and `/samples/{id}.jpg`: the site's sample clips, answered from the render
  * cache (with range requests, for seeking). A clip still waiting for its render answers a
  * placeholder poster and, for the video, 503 with Retry-After, so a page shows a still frame and
- * a "being prepared" note (site/components/landing/pending-samples.ts) instead of a broken player.
+ * a "being prepared" note (site/components/samples/pending-samples.ts) instead of a broken player.
  */
 import path from 'node:path';
 import send from '@fastify/send';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { Type } from 'typebox';
+import { HEIGHT, WIDTH } from '../video/providers/render/scene.ts';
 import type { SampleLibrary } from './samples.ts';
 
 /** Seconds a visitor is asked to wait for a pending clip; a render takes a few. */
 export const PENDING_RETRY_SECONDS = 30;
-
-/** The frame size of the renderer's posters, so a placeholder takes the same box. */
-const POSTER = { width: 1280, height: 720 };
 
 let placeholder: Promise<Buffer> | null = null;
 
 /** A plain dark 1280×720 JPEG, made once: the poster of a clip that is not rendered yet. */
 export function placeholderPoster(): Promise<Buffer> {
   placeholder ??= sharp({
-    create: { ...POSTER, channels: 3, background: { r: 16, g: 24, b: 38 } },
+    // The renderer's frame size, so a placeholder takes the same box as the poster it stands for.
+    create: { width: WIDTH, height: HEIGHT, channels: 3, background: { r: 16, g: 24, b: 38 } },
   })
     .jpeg({ quality: 70 })
     .toBuffer();
@@ -40,14 +39,14 @@ export async function samplesRoutes(app: FastifyInstance, opts: { samples: Sampl
     async (request, reply) => {
       const { file } = request.params as { file: string };
       const match = /^([a-z0-9]+(?:-[a-z0-9]+)*)\.(mp4|jpg)$/.exec(file);
-      const found = match ? opts.samples.lookup(match[1]!) : null;
+      const found = match ? await opts.samples.lookup(match[1]!) : null;
       if (!match || !found) return reply.callNotFound();
       const kind = match[2] as 'mp4' | 'jpg';
       if (found.ready) {
-        const file = kind === 'mp4' ? found.clip.video : found.clip.poster;
+        const cached = kind === 'mp4' ? found.clip.video : found.clip.poster;
         // The same URL gets a new render when the renderer changes: revalidate by ETag.
-        const result = await send(request.raw, path.basename(file), {
-          root: path.dirname(file),
+        const result = await send(request.raw, path.basename(cached), {
+          root: path.dirname(cached),
           cacheControl: false,
           etag: true,
           lastModified: true,

@@ -332,10 +332,18 @@ export async function openSampleLibrary(opts: SampleLibraryOptions) {
   return {
     clips: cached as readonly CachedClip[],
 
-    /** The clip `/samples/{id}.*` names and whether its files are in the cache; null if none. */
-    lookup(id: string): { clip: CachedClip; ready: boolean } | null {
+    /**
+     * The clip `/samples/{id}.*` names and whether its files are in the cache; null if none. A
+     * clip pending here is looked for on disk again: another process sharing the cache (another
+     * instance, the e2e pre-render) may have rendered it.
+     */
+    async lookup(id: string): Promise<{ clip: CachedClip; ready: boolean } | null> {
       const clip = byId.get(id);
-      return clip ? { clip, ready: isReady(clip) } : null;
+      if (!clip) return null;
+      if (!isReady(clip) && (await exists(clip.video)) && (await exists(clip.poster))) {
+        ready.add(path.dirname(clip.video));
+      }
+      return { clip, ready: isReady(clip) };
     },
 
     /** How many declared clips are ready. */
