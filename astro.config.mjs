@@ -3,7 +3,7 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { readFileSync } from 'node:fs';
-import { SERVER_PATH_PREFIXES } from './server/contracts/server-paths.ts';
+import { SERVER_PATH_PREFIXES } from './shared/server-paths.ts';
 
 const site = JSON.parse(readFileSync(new URL('./content/site.json', import.meta.url), 'utf8'));
 

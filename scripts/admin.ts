@@ -19,7 +19,9 @@ import {
 import { AppError } from '../server/core/errors.ts';
 import { hashPassword } from '../server/core/passwords.ts';
 import type { AdminAction, AdminTransaction, AdminUser } from '../server/contracts/admin.ts';
-import { adjustCredits, setBlogAccess } from '../server/domains/admin/service.ts';
+import { ADJUST_REASON_MAX, ADJUST_REASON_MIN, CREDIT_ADJUST_LIMIT } from '../shared/admin.ts';
+import { createAdminMutations } from '../server/domains/admin/mutations.ts';
+import { createCreditsService } from '../server/domains/credits/service.ts';
 import * as repo from '../server/domains/admin/repository.ts';
 import path from 'node:path';
 
@@ -114,6 +116,10 @@ async function hashPasswordCommand(): Promise<void> {
 
 function databaseBackend(database: Database, release: () => Promise<void>): Backend {
   const actor = `cli:${userInfo().username}`;
+  const admin = createAdminMutations({
+    db: database.db,
+    credits: createCreditsService(database.db),
+  });
   return {
     async findCustomer(email) {
       const user = await repo.findUserByEmail(database.db, email);
@@ -121,9 +127,8 @@ function databaseBackend(database: Database, release: () => Promise<void>): Back
       return user;
     },
     adjustCredits: (userId, amount, reason) =>
-      adjustCredits(database.db, actor, { userId, amount, reason }),
-    setBlogAccess: (userId, canManageBlog) =>
-      setBlogAccess(database.db, actor, { userId, canManageBlog }),
+      admin.adjustCredits(actor, { userId, amount, reason }),
+    setBlogAccess: (userId, canManageBlog) => admin.setBlogAccess(actor, { userId, canManageBlog }),
     listActions: async (limit) => (await repo.listActions(database.db, limit, 0)).actions,
     async close() {
       await database.close();
@@ -234,9 +239,9 @@ async function openBackend(): Promise<Backend> {
 
 function parseAmount(text: string | undefined): number {
   const amount = Number(text);
-  if (!text || !/^[+-]?\d+$/.test(text) || amount === 0 || Math.abs(amount) > 1_000_000) {
+  if (!text || !/^[+-]?\d+$/.test(text) || amount === 0 || Math.abs(amount) > CREDIT_ADJUST_LIMIT) {
     throw new CliError(
-      `The amount must be a whole number other than 0, at most 1000000 either way (got ${text ?? 'nothing'}).`,
+      `The amount must be a whole number other than 0, at most ${CREDIT_ADJUST_LIMIT} either way (got ${text ?? 'nothing'}).`,
     );
   }
   return amount;
@@ -268,8 +273,12 @@ async function runDataCommand(command: string, args: string[]): Promise<void> {
       const email = requireArg(args[0], 'the customer email');
       const amount = parseAmount(args[1]);
       const reason = args.slice(2).join(' ').trim();
-      if (reason.length < 3) throw new CliError('Give a reason of at least 3 characters.');
-      if (reason.length > 200) throw new CliError('Keep the reason under 200 characters.');
+      if (reason.length < ADJUST_REASON_MIN) {
+        throw new CliError(`Give a reason of at least ${ADJUST_REASON_MIN} characters.`);
+      }
+      if (reason.length > ADJUST_REASON_MAX) {
+        throw new CliError(`Keep the reason under ${ADJUST_REASON_MAX} characters.`);
+      }
       work = async (backend) => {
         const user = await backend.findCustomer(email);
         const { transaction } = await backend.adjustCredits(user.id, amount, reason);

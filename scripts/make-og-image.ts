@@ -9,7 +9,7 @@
  * font from the dejavu-fonts-ttf package, so the image is the same on every machine whatever
  * fonts it has installed.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -20,17 +20,26 @@ const HEIGHT = 630;
 /** Share images are fetched by every crawler that previews a link: keep them light. */
 const MAX_BYTES = 100 * 1024;
 
-// The site's tokens (site/styles/global.css).
-const BG = '#121a22';
-const SURFACE = '#18222d';
-const BORDER = '#2c3a4a';
-const TEXT = '#e9eef4';
-const MUTED = '#a9b6c4';
-const ACCENT = '#8a7cff';
-const ACCENT_HOVER = '#6c5ce7';
+const root = path.resolve(import.meta.dirname, '..');
+
+const tokensCss = readFileSync(path.join(root, 'site/styles/tokens.css'), 'utf8');
+/** A colour of the site's tokens, read from site/styles/tokens.css, where they are defined. */
+function token(name: string): string {
+  const value = new RegExp(`--${name}:\\s*(#[0-9a-f]{3,8})\\b`, 'i').exec(tokensCss)?.[1];
+  if (!value) throw new Error(`site/styles/tokens.css has no hex colour --${name}`);
+  return value;
+}
+
+const BG = token('color-bg');
+const SURFACE = token('color-surface');
+const BORDER = token('color-border');
+const TEXT = token('color-text');
+const MUTED = token('color-text-muted');
+const ACCENT = token('color-accent');
+const ACCENT_HOVER = token('color-accent-hover');
+/** The artwork's highlight, lighter than the accent (not a colour of the site's UI). */
 const ACCENT_LIGHT = '#9d91ff';
 
-const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'site/public/og/default.png');
 const logoOut = path.join(root, 'site/public/og/logo.png');
 const fonts = path.join(

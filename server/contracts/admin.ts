@@ -1,33 +1,23 @@
 /**
  * Admin sign-in and the admin API (issue 7; spec 1 "admin login and status", 6 Roles, 7 admin calls).
- * Pure TypeBox: the server validates requests and answers with these, the /admin island imports
- * the types. Every `/api/admin/*` route except `status` needs an admin session
- * (`Authorization: Bearer <admin token>`); the dashboard keeps that token in
- * `sessionStorage['adminToken']`, apart from the user's `authToken`.
+ * The server validates requests and answers with these, the /admin island imports the types; the
+ * texts, codes and limits both use are in shared/admin.ts. Every `/api/admin/*` route except
+ * `status` needs an admin session (`Authorization: Bearer <admin token>`); the dashboard keeps that
+ * token in `sessionStorage['adminToken']`, apart from the user's `authToken`.
  */
-import { Type, type Static, type TSchema } from 'typebox';
-import { Ok } from './common.ts';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** Error codes and texts of the admin sign-in, quoted by the dashboard and the tests. */
-export const ADMIN_MESSAGES = {
-  invalidCredentials: 'Wrong username or password.',
-  locked: (minutes: number) =>
-    `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-  notConfigured:
-    'No admin account is configured on this server. Set ADMIN_USERNAME and ADMIN_PASSWORD_HASH (see the README).',
-  overdraft: (balance: number) => `This would take the balance below zero (balance ${balance}).`,
-} as const;
-
-export const ADMIN_CODES = {
-  invalidCredentials: 'INVALID_ADMIN_CREDENTIALS',
-  locked: 'ADMIN_LOCKED',
-  notConfigured: 'ADMIN_NOT_CONFIGURED',
-} as const;
-
-/** Where the dashboard keeps the admin session token (not the user's `authToken`). */
-export const ADMIN_TOKEN_STORAGE_KEY = 'adminToken';
+import { Type, type Static } from 'typebox';
+import {
+  ADJUST_REASON_MAX,
+  ADJUST_REASON_MIN,
+  ADMIN_PAGE_MAX,
+  ADMIN_PAGE_SIZE,
+  CREDIT_ADJUST_LIMIT,
+} from '../../shared/admin.ts';
+import { EMAIL_MAX_LENGTH } from '../../shared/auth.ts';
+import { BILLING_CYCLES } from '../../shared/billing.ts';
+import { LiteralUnion, Nullable, Ok } from './common.ts';
+import { CreditTransaction } from './credits.ts';
+import { TaskStatus } from './video.ts';
 
 // ─── Sign-in ───────────────────────────────────────────────────────────────
 
@@ -70,24 +60,12 @@ export const AdminUser = Type.Object({
 });
 export type AdminUser = Static<typeof AdminUser>;
 
-export const AdminTransaction = Type.Object({
-  id: Type.String(),
-  amount: Type.Integer(),
-  balance_after: Type.Integer(),
-  source_type: Type.String(),
-  source_id: Type.String(),
-  description: Type.String(),
-  created_at: Type.String(),
-});
-export type AdminTransaction = Static<typeof AdminTransaction>;
+/** A ledger row: the admin sees the same shape as its owner (spec 3 "Credit balance response"). */
+export const AdminTransaction = CreditTransaction;
+export type AdminTransaction = CreditTransaction;
 
-export const AdminTaskStatus = Type.Union([
-  Type.Literal('pending'),
-  Type.Literal('processing'),
-  Type.Literal('completed'),
-  Type.Literal('failed'),
-]);
-export type AdminTaskStatus = Static<typeof AdminTaskStatus>;
+export const AdminTaskStatus = TaskStatus;
+export type AdminTaskStatus = TaskStatus;
 
 export const AdminTask = Type.Object({
   id: Type.String(),
@@ -109,7 +87,7 @@ export const AdminSubscription = Type.Object({
   id: Type.String(),
   provider: Type.String(),
   plan_id: Type.String(),
-  billing_cycle: Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]),
+  billing_cycle: LiteralUnion(BILLING_CYCLES),
   status: Type.String(),
   current_period_end: Type.String(),
   cancel_at_period_end: Type.Boolean(),
@@ -178,7 +156,7 @@ export type TaskCounts = Static<typeof TaskCounts>;
 // ─── Queries and params ────────────────────────────────────────────────────
 
 const Offset = Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 });
-const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 20 });
+const Limit = Type.Integer({ minimum: 1, maximum: ADMIN_PAGE_MAX, default: ADMIN_PAGE_SIZE });
 
 export const PageQuery = Type.Object(
   { offset: Offset, limit: Limit },
@@ -187,7 +165,7 @@ export const PageQuery = Type.Object(
 export type PageQuery = Static<typeof PageQuery>;
 
 export const UsersQuery = Type.Object(
-  { q: Type.Optional(Type.String({ maxLength: 254 })), offset: Offset, limit: Limit },
+  { q: Type.Optional(Type.String({ maxLength: EMAIL_MAX_LENGTH })), offset: Offset, limit: Limit },
   { additionalProperties: false },
 );
 export type UsersQuery = Static<typeof UsersQuery>;
@@ -264,8 +242,6 @@ export type ActionsResponse = Static<typeof ActionsResponse>;
 
 // ─── Mutations ─────────────────────────────────────────────────────────────
 
-export const CREDIT_ADJUST_LIMIT = 1_000_000;
-
 export const AdjustCreditsBody = Type.Object(
   {
     /** Non-zero; negative takes credits away (never below zero). */
@@ -274,7 +250,7 @@ export const AdjustCreditsBody = Type.Object(
       maximum: CREDIT_ADJUST_LIMIT,
       not: { const: 0 },
     }),
-    reason: Type.String({ minLength: 3, maxLength: 200 }),
+    reason: Type.String({ minLength: ADJUST_REASON_MIN, maxLength: ADJUST_REASON_MAX }),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,14 @@
-/** Sign-in, session and user shapes (spec sections 3 User, 4 Auth, 7 auth calls). */
+/**
+ * Sign-in, session and user shapes (spec sections 3 User, 4 Auth, 7 auth calls). The field limits
+ * the login form applies too are in shared/auth.ts.
+ */
 import { Type, type Static } from 'typebox';
+import {
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from '../../shared/auth.ts';
 import { Ok } from './common.ts';
 
 /** The user as the API returns it (spec 3 "User"). */
@@ -23,7 +32,7 @@ export type SessionResponse = Static<typeof SessionResponse>;
 export const UserResponse = Ok(Type.Object({ user: PublicUser }));
 export type UserResponse = Static<typeof UserResponse>;
 
-const Email = Type.String({ format: 'email', maxLength: 254 });
+const Email = Type.String({ format: 'email', maxLength: EMAIL_MAX_LENGTH });
 
 /** Google sign-in: an ID token from GIS (`credential`) or an OAuth access token (`token`). */
 export const GoogleSignInBody = Type.Object(
@@ -38,7 +47,7 @@ export type GoogleSignInBody = Static<typeof GoogleSignInBody>;
 /** Local sign-in (local mode only): a name and an email, no password. */
 export const LocalSignInBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 80 }),
+    name: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH }),
     email: Email,
   },
   { additionalProperties: false },
@@ -48,8 +57,8 @@ export type LocalSignInBody = Static<typeof LocalSignInBody>;
 export const SignUpBody = Type.Object(
   {
     email: Email,
-    password: Type.String({ minLength: 8, maxLength: 200 }),
-    name: Type.Optional(Type.String({ maxLength: 80 })),
+    password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
+    name: Type.Optional(Type.String({ maxLength: NAME_MAX_LENGTH })),
   },
   { additionalProperties: false },
 );
@@ -58,7 +67,7 @@ export type SignUpBody = Static<typeof SignUpBody>;
 export const SignInBody = Type.Object(
   {
     email: Email,
-    password: Type.String({ minLength: 1, maxLength: 200 }),
+    password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
   },
   { additionalProperties: false },
 );
@@ -70,7 +79,7 @@ export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
 export const ResetPasswordConfirmBody = Type.Object(
   {
     token: Type.String({ minLength: 16, maxLength: 200 }),
-    password: Type.String({ minLength: 8, maxLength: 200 }),
+    password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
   },
   { additionalProperties: false },
 );

@@ -1,23 +1,24 @@
 /**
  * Blog shapes (spec 3 "Blog post (public list)", "Blog article (detail)", "Blog post (admin)",
- * "Upload responses"; spec 9 paging and limits).
+ * "Upload responses"). Paging, limits and statuses come from shared/blog.ts.
  */
 import { Type, type Static } from 'typebox';
-import { Ok } from './common.ts';
+import {
+  BLOG_PAGE_SIZE,
+  POST_CONTENT_MAX,
+  POST_EXCERPT_MAX,
+  POST_IMAGE_URL_MAX,
+  POST_META_DESCRIPTION_MAX,
+  POST_META_TITLE_MAX,
+  POST_STATUSES,
+  POST_TAG_MAX,
+  POST_TAGS_MAX,
+  POST_TITLE_MAX,
+} from '../../shared/blog.ts';
+import { LiteralUnion, Nullable, Ok } from './common.ts';
 
-export const BLOG_PAGE_SIZE = 12;
-export const EXCERPT_LENGTH = 100;
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-
-export const PostStatus = Type.Union([
-  Type.Literal('draft'),
-  Type.Literal('published'),
-  Type.Literal('archived'),
-]);
+export const PostStatus = LiteralUnion(POST_STATUSES);
 export type PostStatus = Static<typeof PostStatus>;
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
-  Type.Union([t, Type.Null()]);
 
 /** A published post in the list (excerpt cut at 100 characters). */
 export const PublicPost = Type.Object({
@@ -111,14 +112,20 @@ export type AdminPostListResponse = Static<typeof AdminPostListResponse>;
 /** Create and update payload (spec 7 "POST /api/blog/admin/posts"). */
 export const PostInput = Type.Object(
   {
-    title: Type.String({ minLength: 1, maxLength: 200 }),
-    content: Type.String({ minLength: 1, maxLength: 2_000_000 }),
-    excerpt: Type.Optional(Type.String({ maxLength: 1000 })),
-    featured_image: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    title: Type.String({ minLength: 1, maxLength: POST_TITLE_MAX }),
+    content: Type.String({ minLength: 1, maxLength: POST_CONTENT_MAX }),
+    excerpt: Type.Optional(Type.String({ maxLength: POST_EXCERPT_MAX })),
+    featured_image: Type.Optional(Nullable(Type.String({ maxLength: POST_IMAGE_URL_MAX }))),
     status: Type.Optional(PostStatus),
-    meta_title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    meta_description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 20 })),
+    meta_title: Type.Optional(Nullable(Type.String({ maxLength: POST_META_TITLE_MAX }))),
+    meta_description: Type.Optional(
+      Nullable(Type.String({ maxLength: POST_META_DESCRIPTION_MAX })),
+    ),
+    tags: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: POST_TAG_MAX }), {
+        maxItems: POST_TAGS_MAX,
+      }),
+    ),
   },
   { additionalProperties: false },
 );

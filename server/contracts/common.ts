@@ -1,5 +1,17 @@
-/** Shapes shared by every API answer. Pure TypeBox: imported by the server and by site/ islands. */
-import { Type, type Static, type TSchema } from 'typebox';
+/**
+ * Shapes shared by every API answer, and the helpers the contracts build them with. The site
+ * imports only types from server/contracts; its values are in shared/.
+ */
+import { Type, type Static, type TLiteral, type TSchema, type TUnion } from 'typebox';
+
+/** `schema` or null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** One of a plain list of strings from shared/ (`['draft', 'published']` → 'draft' | 'published'). */
+export const LiteralUnion = <const T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((value) => Type.Literal(value))) as unknown as TUnion<{
+    -readonly [K in keyof T]: TLiteral<T[K]>;
+  }>;
 
 /** Every API error: `{ success: false, message, code }`, with a message a person can act on. */
 export const ErrorResponse = Type.Object({

@@ -1,26 +1,21 @@
 /**
  * The generic data API (spec 7 "GET/POST/PUT/DELETE /api/db/{table}", "POST /api/rpc/{name}"):
- * request and answer shapes, the `where` grammar's limits, and the typed RPC arguments.
+ * request and answer shapes and the typed RPC arguments. The `where` grammar's operators and
+ * limits are in shared/data-api.ts.
  */
 import { Type, type Static } from 'typebox';
+import {
+  DATA_API_DEFAULT_LIMIT,
+  DATA_API_MAX_LIMIT,
+  WHERE_MAX_IN_VALUES,
+  WHERE_MAX_LIKE_LENGTH,
+} from '../../shared/data-api.ts';
 import { Ok } from './common.ts';
-
-export const DATA_API_DEFAULT_LIMIT = 20;
-export const DATA_API_MAX_LIMIT = 100;
-/** `{ col: { in: [...] } }` lists at most this many values. */
-export const WHERE_MAX_IN_VALUES = 100;
-/** `{ col: { like: '...' } }` patterns are at most this long. */
-export const WHERE_MAX_LIKE_LENGTH = 100;
-/** A PUT or DELETE that matches more posts than this changes nothing and asks for a narrower where. */
-export const DATA_API_MAX_WRITE_ROWS = 100;
-
-export const WHERE_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'like'] as const;
-export type WhereOperator = (typeof WHERE_OPERATORS)[number];
 
 const WHERE_HELP =
   'JSON object; keys are columns, combined with AND. A value means equality ({"status":"completed"}); ' +
   'an object applies operators ({"progress":{"gte":50},"status":{"in":["pending","processing"]}}): ' +
-  'eq, neq, gt, gte, lt, lte, in (up to 100 values), like (pattern up to 100 characters, % and _ wildcards). ' +
+  `eq, neq, gt, gte, lt, lte, in (up to ${WHERE_MAX_IN_VALUES} values), like (pattern up to ${WHERE_MAX_LIKE_LENGTH} characters, % and _ wildcards). ` +
   'null with eq or neq tests for an empty value. Your own-rows or published-rows filter always applies as well.';
 
 export const DataTableParams = Type.Object({

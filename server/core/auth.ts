@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { BLOG_MESSAGES } from '../../shared/blog.ts';
 import type { UserRow } from '../db/schema.ts';
 import { forbidden, unauthorized } from './errors.ts';
 
@@ -106,11 +107,8 @@ export async function requireAdmin(request: FastifyRequest, _reply: FastifyReply
   }
 }
 
-/** Spec 6: the blog manager's right; the admin page alerts with exactly this text on 403. */
-export const NO_BLOG_PERMISSION = 'You do not have blog management permissions';
-
 /** Guard of `access: 'editor'` routes: a user with can_manage_blog. */
 export async function requireEditor(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
-  if (!request.user.canManageBlog) throw forbidden(NO_BLOG_PERMISSION, 'NOT_EDITOR');
+  if (!request.user.canManageBlog) throw forbidden(BLOG_MESSAGES.noPermission, 'NOT_EDITOR');
 }

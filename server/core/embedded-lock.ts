@@ -42,7 +42,8 @@ export function lockHolderName(owner: LockInfo['owner']): string {
 
 export const lockPath = (dataDir: string) => path.join(dataDir, 'db.lock');
 
-function alive(pid: number): boolean {
+/** Whether process `pid` is running (a lock whose holder is not is stale). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -60,7 +61,7 @@ export async function readLock(dataDir: string): Promise<LockInfo | null> {
   } catch {
     return null;
   }
-  return Number.isInteger(info.pid) && alive(info.pid) ? info : null;
+  return Number.isInteger(info.pid) && processAlive(info.pid) ? info : null;
 }
 
 export interface EmbeddedLock {

@@ -195,6 +195,15 @@ function clientMessage(error: FastifyError, status: number): string {
   return (bare && STATUS_MESSAGES[status]) || error.message || 'The request was refused.';
 }
 
+/** The not-found handler: an address no route answers, named in the message. */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  return reply.status(404).send({
+    success: false,
+    message: `There is no ${request.method} ${request.url.split('?')[0]} here. Check the address.`,
+    code: 'NOT_FOUND',
+  });
+}
+
 /**
  * Fastify's `frameworkErrors`: refusals the router makes before any route or hook runs (an
  * address whose %-escapes do not decode, a path segment longer than maxParamLength). Without it

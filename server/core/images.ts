@@ -4,6 +4,7 @@
  * data is gone.
  */
 import sharp from 'sharp';
+import { IMAGE_TYPE_MESSAGE, MEGABYTE } from '../../shared/images.ts';
 import { AppError, badRequest } from './errors.ts';
 
 export type ImageType = 'jpeg' | 'png' | 'gif' | 'webp';
@@ -23,15 +24,13 @@ export function sniffImageType(bytes: Buffer): ImageType | null {
   return null;
 }
 
-export const IMAGE_TYPE_MESSAGE = 'Please select a valid image file (JPEG, PNG, GIF, WebP)';
-
 /** Checks bytes and size; answers 400/413 with a message a person can act on. */
 export function checkImage(bytes: Buffer, maxBytes: number): ImageType {
   if (bytes.length > maxBytes) {
     throw new AppError(
       413,
       'IMAGE_TOO_LARGE',
-      `The image is larger than ${Math.round(maxBytes / 1024 / 1024)}MB. Please choose a smaller image.`,
+      `The image is larger than ${Math.round(maxBytes / MEGABYTE)}MB. Please choose a smaller image.`,
     );
   }
   const type = sniffImageType(bytes);

@@ -47,3 +47,13 @@ export async function createSmtpMailer(smtpUrl: string, from: string): Promise<M
     },
   };
 }
+
+/** The configured mailer: SMTP when SMTP_URL is set, otherwise the outbox in DATA_DIR. */
+export async function createConfiguredMailer(config: {
+  dataDir: string;
+  mail: { smtpUrl: string | null; from: string };
+}): Promise<Mailer> {
+  return config.mail.smtpUrl
+    ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
+    : createOutboxMailer(path.join(config.dataDir, 'outbox'), config.mail.from);
+}

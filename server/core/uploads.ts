@@ -1,10 +1,30 @@
 /**
- * Reads the one image file of a multipart request, with errors a person can act on. The whole
- * form is read, not just up to the first file: a second file, a stray field or a reserved field
- * name is refused instead of silently ignored.
+ * Multipart uploads: the limits every multipart request is read under, and the reader of the
+ * one image file a request carries, with errors a person can act on. The whole form is read,
+ * not just up to the first file: a second file, a stray field or a reserved field name is
+ * refused instead of silently ignored.
  */
-import type { FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { AppError, badRequest, knownClientError } from './errors.ts';
+
+/** One file per request at most (a video's image, a blog image), 10 MB, a few small fields. */
+export const multipartPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(multipart, {
+      limits: {
+        fileSize: 10 * 1024 * 1024,
+        files: 1,
+        fields: 10,
+        parts: 12,
+        fieldSize: 16 * 1024,
+        headerPairs: 100,
+      },
+    });
+  },
+  { name: 'multipart' },
+);
 
 export async function readImageUpload(request: FastifyRequest, field = 'image'): Promise<Buffer> {
   if (!request.isMultipart()) {

@@ -16,10 +16,20 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+/** Every time in the schema is a timestamptz. */
+const at = (name: string) => timestamp(name, { withTimezone: true });
+const createdAt = () => at('created_at').notNull().defaultNow();
+
 const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
 };
+
+/** The user a row belongs to; deleting the user deletes the row. */
+const ownerId = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
 
 export const users = pgTable(
   'users',
@@ -45,14 +55,12 @@ export const sessions = pgTable(
   'sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     /** SHA-256 of the bearer token; the token itself is never stored. */
     tokenHash: text('token_hash').notNull().unique(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
     /** Administrator sessions (the admin sign-in of a later issue creates them). */
     isAdmin: boolean('is_admin').notNull().default(false),
   },
@@ -63,13 +71,11 @@ export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     tokenHash: text('token_hash').notNull().unique(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
   },
   (t) => [index('password_reset_tokens_user_id_idx').on(t.userId)],
 );
@@ -82,15 +88,13 @@ export const creditTransactions = pgTable(
   'credit_transactions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     amount: integer('amount').notNull(),
     balanceAfter: integer('balance_after').notNull(),
     sourceType: text('source_type').notNull(),
     sourceId: text('source_id').notNull(),
     description: text('description').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     unique('credit_transactions_source_unique').on(t.sourceType, t.sourceId),
@@ -105,9 +109,7 @@ export const checkoutSessions = pgTable(
   {
     id: text('id').primaryKey(),
     provider: text('provider', { enum: ['stripe', 'local'] }).notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     kind: text('kind', { enum: ['subscription', 'credits'] }).notNull(),
     itemId: text('item_id').notNull(),
     billingCycle: text('billing_cycle', { enum: ['monthly', 'yearly'] }),
@@ -124,8 +126,8 @@ export const checkoutSessions = pgTable(
     /** Credits taken back after refunds, and what could not be taken (already spent). */
     creditsRefunded: integer('credits_refunded').notNull().default(0),
     creditsUnrecovered: integer('credits_unrecovered').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    completedAt: at('completed_at'),
   },
   (t) => [index('checkout_sessions_user_idx').on(t.userId)],
 );
@@ -136,16 +138,14 @@ export const subscriptions = pgTable(
     /** The provider's subscription id (sub_… for Stripe, sub_local_… locally). */
     id: text('id').primaryKey(),
     provider: text('provider', { enum: ['stripe', 'local'] }).notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     planId: text('plan_id').notNull(),
     billingCycle: text('billing_cycle', { enum: ['monthly', 'yearly'] }).notNull(),
     status: text('status').notNull(),
-    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
-    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    currentPeriodStart: at('current_period_start').notNull(),
+    currentPeriodEnd: at('current_period_end').notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
-    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    canceledAt: at('canceled_at'),
     ...timestamps,
   },
   (t) => [index('subscriptions_user_idx').on(t.userId)],
@@ -158,7 +158,7 @@ export const webhookEvents = pgTable('webhook_events', {
   type: text('type').notNull(),
   handled: boolean('handled').notNull(),
   payload: jsonb('payload').notNull(),
-  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  receivedAt: at('received_at').notNull().defaultNow(),
 });
 
 /**
@@ -170,9 +170,7 @@ export const videoTasks = pgTable(
   'video_tasks',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     status: text('status', { enum: ['pending', 'processing', 'completed', 'failed'] })
       .notNull()
       .default('pending'),
@@ -190,9 +188,9 @@ export const videoTasks = pgTable(
     errorMessage: text('error_message'),
     attempts: integer('attempts').notNull().default(0),
     leaseOwner: text('lease_owner'),
-    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
-    deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
-    completedAt: timestamp('completed_at', { withTimezone: true }),
+    leaseExpiresAt: at('lease_expires_at'),
+    deadlineAt: at('deadline_at').notNull(),
+    completedAt: at('completed_at'),
     ...timestamps,
   },
   (t) => [
@@ -226,7 +224,7 @@ export const posts = pgTable(
     authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
     authorName: text('author_name').notNull(),
     authorAvatar: text('author_avatar'),
-    publishedAt: timestamp('published_at', { withTimezone: true }),
+    publishedAt: at('published_at'),
     ...timestamps,
   },
   (t) => [index('posts_status_published_idx').on(t.status, t.publishedAt)],
@@ -238,7 +236,7 @@ export const postRedirects = pgTable('post_redirects', {
   postId: uuid('post_id')
     .notNull()
     .references(() => posts.id, { onDelete: 'cascade' }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 /**
@@ -256,7 +254,7 @@ export const adminActions = pgTable(
     /** The other thing acted on (a task id, a ledger row id), when there is one. */
     targetId: text('target_id'),
     details: jsonb('details').notNull().default({}),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('admin_actions_created_idx').on(t.createdAt),
@@ -271,8 +269,8 @@ export const adminActions = pgTable(
 export const adminLoginFailures = pgTable('admin_login_failures', {
   key: text('key').primaryKey(),
   failures: integer('failures').notNull(),
-  lastFailedAt: timestamp('last_failed_at', { withTimezone: true }).notNull(),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  lastFailedAt: at('last_failed_at').notNull(),
+  lockedUntil: at('locked_until'),
 });
 
 export type UserRow = typeof users.$inferSelect;

@@ -50,9 +50,10 @@ export async function updateUser(
   return row;
 }
 
+/** `isAdmin` only for the admin sign-in: admin rights live on the session, never on the user. */
 export async function insertSession(
   db: DbOrTx,
-  values: { userId: string; tokenHash: string; expiresAt: Date },
+  values: { userId: string; tokenHash: string; expiresAt: Date; isAdmin?: boolean },
 ): Promise<void> {
   await db.insert(sessions).values(values);
 }

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../../config.ts';
 import type { Authenticator, SessionAndUser } from '../../core/auth.ts';
-import type { Db } from '../../core/db.ts';
+import type { Db, DbOrTx } from '../../core/db.ts';
 import { AppError, conflict, unauthorized } from '../../core/errors.ts';
 import type { Mailer } from '../../core/mailer.ts';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../core/passwords.ts';
@@ -14,6 +14,8 @@ import type { UserRow } from '../../db/schema.ts';
 import type { PublicUser } from '../../contracts/auth.ts';
 import { GoogleIdentityError, type GoogleProfile } from './google-identity.ts';
 import * as repo from './repository.ts';
+
+export type { NewUser } from './repository.ts';
 
 export interface GoogleVerifier {
   verifyIdToken(credential: string): Promise<GoogleProfile>;
@@ -220,6 +222,16 @@ export function createAccountsService(deps: {
     async signOut(sessionId: string): Promise<void> {
       await repo.revokeSession(db, sessionId);
     },
+
+    /**
+     * For the admin sign-in, inside its transaction: the users row an operator's sessions belong
+     * to (created on first use; admin/identity.ts), and an admin session on it.
+     */
+    findOrCreateUser: (tx: DbOrTx, user: repo.NewUser) => repo.insertUserOrGetByEmail(tx, user),
+    openAdminSession: (
+      tx: DbOrTx,
+      session: { userId: string; tokenHash: string; expiresAt: Date },
+    ): Promise<void> => repo.insertSession(tx, { ...session, isAdmin: true }),
 
     authenticator: {
       async authenticate(token: string) {

@@ -14,7 +14,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { DbOrTx } from '../../core/db.ts';
 import type { UserRow } from '../../db/schema.ts';
-import { insertUserOrGetByEmail } from '../accounts/repository.ts';
+import type { AccountsService } from '../accounts/service.ts';
 
 const ADMIN_EMAIL_PREFIX = 'admin:';
 
@@ -28,8 +28,12 @@ export function adminName(user: UserRow): string {
 }
 
 /** The row behind `username`'s admin sessions, created on the first sign-in. */
-export async function adminUserRow(db: DbOrTx, username: string): Promise<UserRow> {
-  const row = await insertUserOrGetByEmail(db, {
+export async function adminUserRow(
+  accounts: Pick<AccountsService, 'findOrCreateUser'>,
+  tx: DbOrTx,
+  username: string,
+): Promise<UserRow> {
+  const row = await accounts.findOrCreateUser(tx, {
     email: adminEmail(username),
     name: username,
     provider: 'admin',

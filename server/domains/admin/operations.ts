@@ -19,7 +19,7 @@ import type {
   SubsystemCheck,
   TaskCounts,
 } from '../../contracts/admin.ts';
-import { createStripeClient } from '../billing/providers/stripe.ts';
+import { checkStripeAccount } from '../billing/providers/stripe.ts';
 import type { Publisher } from '../site-build/publisher.ts';
 import { currentReleaseId, readManifest, siteDirs } from '../site-build/release.ts';
 import * as repo from './repository.ts';
@@ -129,12 +129,8 @@ export function createOperations(deps: {
       if (config.localMode) return 'local checkout (local mode; Stripe not configured)';
       throw new Error('STRIPE_SECRET_KEY is not set.');
     }
-    const stripe = createStripeClient(config.stripe);
-    const balance = await stripe.balance.retrieve(undefined, {
-      timeout: NETWORK_TIMEOUT_MS,
-      maxNetworkRetries: 0,
-    });
-    return `Stripe answered (${balance.livemode ? 'live' : 'test'} mode)`;
+    const mode = await checkStripeAccount(config.stripe, NETWORK_TIMEOUT_MS);
+    return `Stripe answered (${mode} mode)`;
   }
 
   async function checkMail(): Promise<string> {

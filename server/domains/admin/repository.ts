@@ -1,18 +1,18 @@
 /**
- * SQL for the admin API: the operator's read-only views (users, ledger, tasks, payments,
- * webhooks), the audit trail, admin sessions and the sign-in lockout. Every function takes
- * `db | tx` first and returns rows already shaped as the admin contract's objects.
+ * SQL for the admin API: the operator's read-only views (users, tasks, payments, webhooks) and
+ * the audit trail. A user's ledger comes from the credits service, the sign-in lockout's SQL is
+ * in lockout-repository.ts. Every function takes `db | tx` first and returns rows already shaped
+ * as the admin contract's objects.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
-import { adminActions, sessions } from '../../db/schema.ts';
+import { adminActions } from '../../db/schema.ts';
 import type {
   AdminAction,
   AdminPayment,
   AdminSubscription,
   AdminTask,
   AdminTaskStatus,
-  AdminTransaction,
   AdminUser,
   AdminWebhookEvent,
   TaskCounts,
@@ -131,36 +131,6 @@ export async function latestSubscription(
   );
   const row = rows[0];
   return row ? { ...row, current_period_end: iso(row.current_period_end) } : null;
-}
-
-// ─── Ledger ────────────────────────────────────────────────────────────────
-
-interface TransactionSqlRow {
-  id: string;
-  amount: number;
-  balance_after: number;
-  source_type: string;
-  source_id: string;
-  description: string;
-  created_at: Date;
-}
-
-export const toAdminTransaction = (row: TransactionSqlRow): AdminTransaction => ({
-  ...row,
-  created_at: iso(row.created_at),
-});
-
-export async function listTransactions(db: DbOrTx, userId: string, limit: number, offset: number) {
-  const [rows, total] = await Promise.all([
-    queryRows<TransactionSqlRow>(
-      db,
-      sql`select id, amount, balance_after, source_type, source_id, description, created_at
-          from credit_transactions where user_id = ${userId}
-          order by created_at desc, id desc limit ${limit} offset ${offset}`,
-    ),
-    count(db, sql`select count(*)::int as n from credit_transactions where user_id = ${userId}`),
-  ]);
-  return { transactions: rows.map(toAdminTransaction), total };
 }
 
 // ─── Video tasks ───────────────────────────────────────────────────────────
@@ -366,70 +336,4 @@ export async function listActions(db: DbOrTx, limit: number, offset: number) {
     created_at: iso(row.created_at),
   }));
   return { actions, total: await count(db, sql`select count(*)::int as n from admin_actions`) };
-}
-
-// ─── Admin sessions and the sign-in lockout ────────────────────────────────
-
-export async function insertAdminSession(
-  db: DbOrTx,
-  values: { userId: string; tokenHash: string; expiresAt: Date },
-): Promise<void> {
-  await db.insert(sessions).values({ ...values, isAdmin: true });
-}
-
-/** The latest lock among `keys` still in force at `now`, or null. */
-export async function activeLock(db: DbOrTx, keys: string[], now: Date): Promise<Date | null> {
-  const rows = await queryRows<{ locked_until: Date | null }>(
-    db,
-    sql`select max(locked_until) as locked_until from admin_login_failures
-        where key in (${sql.join(
-          keys.map((k) => sql`${k}`),
-          sql`, `,
-        )})
-          and locked_until > ${now.toISOString()}::timestamptz`,
-  );
-  const until = rows[0]?.locked_until;
-  return until ? new Date(until) : null;
-}
-
-/**
- * Counts one failure for each key in one statement per key (two instances failing at once both
- * count). A run of failures restarts at 1 after a lock ran out or after `windowMs` without one;
- * the `max`-th failure in a run locks the key for `windowMs`.
- */
-export async function recordFailure(
-  db: DbOrTx,
-  keys: string[],
-  now: Date,
-  opts: { max: number; windowMs: number },
-): Promise<void> {
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const windowStart = sql`${new Date(now.getTime() - opts.windowMs).toISOString()}::timestamptz`;
-  const lockEnd = sql`${new Date(now.getTime() + opts.windowMs).toISOString()}::timestamptz`;
-  const next = sql`case
-    when f.last_failed_at < ${windowStart} or f.locked_until <= ${at} then 1
-    else f.failures + 1 end`;
-  for (const key of keys) {
-    await db.execute(sql`
-      insert into admin_login_failures as f (key, failures, last_failed_at, locked_until)
-      values (${key}, 1, ${at}, ${opts.max <= 1 ? lockEnd : sql`null`})
-      on conflict (key) do update set
-        failures = ${next},
-        last_failed_at = ${at},
-        locked_until = case when ${next} >= ${opts.max} then ${lockEnd} else null end`);
-  }
-  // Old runs are forgotten, so guessed usernames do not pile up.
-  await db.execute(sql`
-    delete from admin_login_failures
-    where last_failed_at < ${new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString()}::timestamptz
-      and (locked_until is null or locked_until <= ${at})`);
-}
-
-export async function clearFailures(db: DbOrTx, keys: string[]): Promise<void> {
-  await db.execute(
-    sql`delete from admin_login_failures where key in (${sql.join(
-      keys.map((k) => sql`${k}`),
-      sql`, `,
-    )})`,
-  );
 }

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from 'typebox';
 import type { Config } from '../../config.ts';
 import { currentUser } from '../../core/auth.ts';
 import { ErrorResponse, MessageResponse } from '../../contracts/common.ts';
@@ -56,6 +57,17 @@ export async function adminRoutes(
   const tags = ['admin'];
   const actor = (request: Parameters<typeof currentUser>[0]) => adminName(currentUser(request));
   const ok = <T>(data: T) => ({ success: true as const, data });
+  /** The options of a plain paged list (`limit`, `offset`) answered with `response`. */
+  const pageOf = <R extends TSchema>(summary: string, response: R) => ({
+    ...guarded,
+    schema: {
+      tags,
+      security,
+      summary,
+      querystring: PageQuery,
+      response: { 200: response, ...errors },
+    },
+  });
 
   if (config.isProduction && config.admin?.fromPlainPassword) {
     fastify.log.warn(
@@ -227,46 +239,19 @@ export async function adminRoutes(
 
   app.get(
     '/api/admin/payments',
-    {
-      ...guarded,
-      schema: {
-        tags,
-        security,
-        summary: 'Checkouts (plans and packs), newest first',
-        querystring: PageQuery,
-        response: { 200: PaymentsResponse, ...errors },
-      },
-    },
+    pageOf('Checkouts (plans and packs), newest first', PaymentsResponse),
     async (request) => ok(await admin.payments(request.query.limit, request.query.offset)),
   );
 
   app.get(
     '/api/admin/webhooks',
-    {
-      ...guarded,
-      schema: {
-        tags,
-        security,
-        summary: 'Received provider events, newest first (never their payloads)',
-        querystring: PageQuery,
-        response: { 200: WebhooksResponse, ...errors },
-      },
-    },
+    pageOf('Received provider events, newest first (never their payloads)', WebhooksResponse),
     async (request) => ok(await admin.webhooks(request.query.limit, request.query.offset)),
   );
 
   app.get(
     '/api/admin/actions',
-    {
-      ...guarded,
-      schema: {
-        tags,
-        security,
-        summary: 'The audit trail of admin changes, newest first',
-        querystring: PageQuery,
-        response: { 200: ActionsResponse, ...errors },
-      },
-    },
+    pageOf('The audit trail of admin changes, newest first', ActionsResponse),
     async (request) => ok(await admin.actions(request.query.limit, request.query.offset)),
   );
 

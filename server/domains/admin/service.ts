@@ -1,28 +1,21 @@
 /**
  * Admin rules: the operator's sign-in (constant-time, locked after repeated failures, logged
- * without the password), the dashboard's read views, and the three mutations (credits, blog
- * rights, refunds). Each mutation writes its effect and its admin_actions row in one
- * transaction. The mutations are plain functions of `db` and an actor too, so the admin CLI
- * runs exactly the same rules against the database.
+ * without the password), the dashboard's read views, and the three changes (admin/mutations.ts,
+ * which the admin CLI runs too). Other domains are reached through their services only: the
+ * credits service for the ledger, the accounts service for the operator's row and sessions.
  */
-import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
-import type { Db, DbOrTx } from '../../core/db.ts';
-import { AppError, conflict, notFound } from '../../core/errors.ts';
+import type { Db } from '../../core/db.ts';
+import { AppError } from '../../core/errors.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import { hashToken, newToken } from '../../core/tokens.ts';
-import {
-  ADMIN_CODES,
-  ADMIN_MESSAGES,
-  type AdminTask,
-  type AdminTaskStatus,
-  type AdminTransaction,
-  type AdminUser,
-} from '../../contracts/admin.ts';
-import { InsufficientCreditsError, applyCreditChange } from '../credits/service.ts';
-import { findBySource } from '../credits/repository.ts';
-import { revokeSession } from '../accounts/repository.ts';
+import type { AdminTaskStatus } from '../../contracts/admin.ts';
+import { ADMIN_CODES, ADMIN_MESSAGES } from '../../../shared/admin.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import type { CreditsService } from '../credits/service.ts';
 import { adminUserRow, sameUsername } from './identity.ts';
+import * as lockout from './lockout-repository.ts';
+import { createAdminMutations, customerOr404 } from './mutations.ts';
 import * as repo from './repository.ts';
 
 /** Admin sessions end 12 hours after sign-in, whatever SESSION_TTL_DAYS says. */
@@ -37,144 +30,16 @@ interface Logger {
   warn(obj: object, msg?: string): void;
 }
 
-// ─── Mutations (shared with the admin CLI) ─────────────────────────────────
-
-async function customerOr404(db: DbOrTx, userId: string, lock = false): Promise<AdminUser> {
-  const user = await repo.findUser(db, userId, { lock });
-  if (!user) throw notFound('There is no customer account with that id.', 'USER_NOT_FOUND');
-  return user;
-}
-
-/**
- * Gives (amount > 0) or takes (amount < 0) credits with a reason: one ledger row
- * (`admin_adjustment`) and one audit row in one transaction. Never takes the balance below zero.
- */
-export async function adjustCredits(
-  db: Db,
-  actor: string,
-  input: { userId: string; amount: number; reason: string },
-): Promise<{ user: AdminUser; transaction: AdminTransaction }> {
-  const reason = input.reason.trim();
-  if (reason.length < 3) {
-    throw new AppError(400, 'REASON_REQUIRED', 'Give a reason of at least 3 characters.');
-  }
-  return db.transaction(async (tx) => {
-    await customerOr404(tx, input.userId);
-    let applied;
-    try {
-      applied = await applyCreditChange(tx, {
-        userId: input.userId,
-        amount: input.amount,
-        sourceType: 'admin_adjustment',
-        sourceId: randomUUID(),
-        description: reason,
-      });
-    } catch (error) {
-      if (error instanceof InsufficientCreditsError) {
-        throw conflict(ADMIN_MESSAGES.overdraft(error.balance), 'WOULD_OVERDRAW');
-      }
-      throw error;
-    }
-    const transaction = repo.toAdminTransaction({
-      id: applied.transaction.id,
-      amount: applied.transaction.amount,
-      balance_after: applied.transaction.balanceAfter,
-      source_type: applied.transaction.sourceType,
-      source_id: applied.transaction.sourceId,
-      description: applied.transaction.description,
-      created_at: applied.transaction.createdAt,
-    });
-    await repo.insertAction(tx, {
-      admin: actor,
-      action: 'credits.adjust',
-      targetUserId: input.userId,
-      targetId: transaction.id,
-      details: { amount: input.amount, reason, balance_after: transaction.balance_after },
-    });
-    return { user: await customerOr404(tx, input.userId), transaction };
-  });
-}
-
-/** Grants or revokes the blog-management right, audited with the previous value. */
-export async function setBlogAccess(
-  db: Db,
-  actor: string,
-  input: { userId: string; canManageBlog: boolean },
-): Promise<{ user: AdminUser }> {
-  return db.transaction(async (tx) => {
-    const before = await customerOr404(tx, input.userId, true);
-    const user = await repo.setCanManageBlog(tx, input.userId, input.canManageBlog);
-    if (!user) throw notFound('There is no customer account with that id.', 'USER_NOT_FOUND');
-    await repo.insertAction(tx, {
-      admin: actor,
-      action: input.canManageBlog ? 'blog_access.grant' : 'blog_access.revoke',
-      targetUserId: user.id,
-      targetId: null,
-      details: { can_manage_blog: input.canManageBlog, previous: before.can_manage_blog },
-    });
-    return { user };
-  });
-}
-
-/**
- * Refunds a failed task that was not refunded. It writes the same ledger source the video
- * worker's failAndRefund writes (`refund:{taskId}`), which the ledger accepts once, so a task
- * can never be refunded twice, whoever tries first. The refund is what the task was charged.
- */
-export async function refundTask(
-  db: Db,
-  actor: string,
-  taskId: string,
-): Promise<{ task: AdminTask; transaction: AdminTransaction }> {
-  return db.transaction(async (tx) => {
-    const task = await repo.lockTask(tx, taskId);
-    if (!task) throw notFound('There is no video task with that id.', 'TASK_NOT_FOUND');
-    if (task.status !== 'failed') {
-      throw conflict(
-        `Only a failed task can be refunded; this one is ${task.status}.`,
-        'TASK_NOT_REFUNDABLE',
-      );
-    }
-    const charge = await findBySource(tx, 'video_task', taskId);
-    if (!charge || charge.amount >= 0) {
-      throw conflict('This task was never charged, so there is nothing to refund.', 'NOT_CHARGED');
-    }
-    const applied = await applyCreditChange(tx, {
-      userId: task.user_id,
-      amount: -charge.amount,
-      sourceType: 'refund',
-      sourceId: taskId,
-      description: 'Refund: failed video generation (by support)',
-    });
-    if (applied.duplicate) throw conflict('This task was already refunded.', 'ALREADY_REFUNDED');
-    const row = applied.transaction;
-    await repo.insertAction(tx, {
-      admin: actor,
-      action: 'task.refund',
-      targetUserId: task.user_id,
-      targetId: taskId,
-      details: { amount: row.amount, balance_after: row.balanceAfter },
-    });
-    return {
-      task: (await repo.findTask(tx, taskId))!,
-      transaction: repo.toAdminTransaction({
-        id: row.id,
-        amount: row.amount,
-        balance_after: row.balanceAfter,
-        source_type: row.sourceType,
-        source_id: row.sourceId,
-        description: row.description,
-        created_at: row.createdAt,
-      }),
-    };
-  });
-}
-
-// ─── The service ───────────────────────────────────────────────────────────
-
-export function createAdminService(deps: { db: Db; config: Config; now?: () => Date }) {
-  const { db, config } = deps;
+export function createAdminService(deps: {
+  db: Db;
+  config: Config;
+  credits: CreditsService;
+  accounts: Pick<AccountsService, 'findOrCreateUser' | 'openAdminSession' | 'signOut'>;
+  now?: () => Date;
+}) {
+  const { db, config, credits, accounts } = deps;
   const now = deps.now ?? (() => new Date());
+  const mutations = createAdminMutations({ db, credits });
 
   return {
     /**
@@ -192,7 +57,7 @@ export function createAdminService(deps: { db: Db; config: Config; now?: () => D
       }
       const at = now();
       const keys = [`user:${input.username}`, `ip:${input.ip}`];
-      const lockedUntil = await repo.activeLock(db, keys, at);
+      const lockedUntil = await lockout.activeLock(db, keys, at);
       if (lockedUntil) {
         log.warn({ username: input.username, ip: input.ip }, 'admin sign-in refused: locked');
         const minutes = Math.max(1, Math.ceil((lockedUntil.getTime() - at.getTime()) / 60_000));
@@ -201,16 +66,16 @@ export function createAdminService(deps: { db: Db; config: Config; now?: () => D
       const usernameOk = sameUsername(input.username, admin.username);
       const passwordOk = await verifyPassword(input.password, admin.passwordHash);
       if (!usernameOk || !passwordOk) {
-        await repo.recordFailure(db, keys, at, { max: LOCKOUT_FAILURES, windowMs: LOCKOUT_MS });
+        await lockout.recordFailure(db, keys, at, { max: LOCKOUT_FAILURES, windowMs: LOCKOUT_MS });
         log.warn({ username: input.username, ip: input.ip }, 'admin sign-in failed');
         throw new AppError(401, ADMIN_CODES.invalidCredentials, ADMIN_MESSAGES.invalidCredentials);
       }
       const token = newToken();
       const expiresAt = new Date(at.getTime() + ADMIN_SESSION_MS);
       await db.transaction(async (tx) => {
-        await repo.clearFailures(tx, keys);
-        const row = await adminUserRow(tx, admin.username);
-        await repo.insertAdminSession(tx, {
+        await lockout.clearFailures(tx, keys);
+        const row = await adminUserRow(accounts, tx, admin.username);
+        await accounts.openAdminSession(tx, {
           userId: row.id,
           tokenHash: hashToken(token),
           expiresAt,
@@ -235,9 +100,7 @@ export function createAdminService(deps: { db: Db; config: Config; now?: () => D
       }
     },
 
-    async signOut(sessionId: string): Promise<void> {
-      await revokeSession(db, sessionId);
-    },
+    signOut: (sessionId: string) => accounts.signOut(sessionId),
 
     async overviewCounts() {
       const since = new Date(now().getTime() - 24 * 60 * 60 * 1000);
@@ -256,7 +119,7 @@ export function createAdminService(deps: { db: Db; config: Config; now?: () => D
       const user = await customerOr404(db, userId);
       const [subscription, ledger, tasks] = await Promise.all([
         repo.latestSubscription(db, userId),
-        repo.listTransactions(db, userId, 20, 0),
+        credits.latestTransactions(userId, 20, 0),
         repo.listTasks(db, { userId }, 20, 0),
       ]);
       return { user, subscription, transactions: ledger.transactions, tasks: tasks.tasks };
@@ -264,7 +127,7 @@ export function createAdminService(deps: { db: Db; config: Config; now?: () => D
 
     async transactions(userId: string, limit: number, offset: number) {
       await customerOr404(db, userId);
-      return repo.listTransactions(db, userId, limit, offset);
+      return credits.latestTransactions(userId, limit, offset);
     },
 
     tasks: (status: AdminTaskStatus | undefined, limit: number, offset: number) =>
@@ -276,13 +139,7 @@ export function createAdminService(deps: { db: Db; config: Config; now?: () => D
 
     actions: (limit: number, offset: number) => repo.listActions(db, limit, offset),
 
-    adjustCredits: (actor: string, input: { userId: string; amount: number; reason: string }) =>
-      adjustCredits(db, actor, input),
-
-    setBlogAccess: (actor: string, input: { userId: string; canManageBlog: boolean }) =>
-      setBlogAccess(db, actor, input),
-
-    refundTask: (actor: string, taskId: string) => refundTask(db, actor, taskId),
+    ...mutations,
   };
 }
 

@@ -3,7 +3,7 @@
  * work without JavaScript. It stands in for Stripe's hosted page.
  */
 import site from '../../../content/site.json' with { type: 'json' };
-import { findPack, findPlan } from '../../contracts/billing.ts';
+import { findPack, findPlan } from '../../../shared/billing.ts';
 import type { CheckoutSessionRow } from '../../db/schema.ts';
 
 const escape = (s: string) =>

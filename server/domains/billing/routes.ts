@@ -13,6 +13,7 @@ import {
   PaymentSessionResponse,
   SubscriptionStatusResponse,
 } from '../../contracts/billing.ts';
+import { BILLING_MESSAGES } from '../../../shared/billing.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { renderLocalCheckoutPage } from './local-checkout-page.ts';
 import type { BillingService } from './service.ts';
@@ -51,7 +52,7 @@ export async function billingRoutes(
     '/api/stripe/create-payment-intent',
     {
       // Checked before the body is read, so a signed-out buyer sees the spec's message.
-      config: { access: 'user', signInMessage: 'Please login before purchasing' },
+      config: { access: 'user', signInMessage: BILLING_MESSAGES.signInRequired },
       schema: {
         tags,
         summary: 'Create a hosted checkout session for a plan or a credit pack',

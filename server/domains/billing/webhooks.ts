@@ -1,43 +1,24 @@
 /**
- * Stripe webhooks. Each event is verified (signature, 300 s tolerance), then stored under its id
- * in the same transaction as its effect: a replay finds the id and changes nothing. Events may
- * arrive in any order; each carries enough (metadata, ids) to reach the right end state alone.
+ * Stripe webhooks. Each event is verified (signature, 300 s tolerance), read into typed values
+ * by the Stripe adapter (providers/stripe-events.ts), then stored under its id in the same
+ * transaction as its effect: a replay finds the id and changes nothing. Events may arrive in any
+ * order; each carries enough (metadata, ids) to reach the right end state alone. Each handled
+ * type has its own small function below (`handlers`); other types are stored and acknowledged.
  */
-import type { Db } from '../../core/db.ts';
+import type { Db, Tx } from '../../core/db.ts';
 import { badRequest } from '../../core/errors.ts';
-import { findPlan, type BillingCycle } from '../../contracts/billing.ts';
-import type { PaidCheckout } from './providers/types.ts';
-import { readSubscription, type StripeProvider } from './providers/stripe.ts';
+import { findPlan, type BillingCycle } from '../../../shared/billing.ts';
+import type { Logger } from './context.ts';
+import type { EventOf, HandledEvent, HandledEventType } from './providers/stripe-events.ts';
+import type { StripeProvider } from './providers/stripe.ts';
 import * as repo from './repository.ts';
 import type { BillingService } from './service.ts';
 
-type Json = Record<string, unknown>;
-const obj = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
-const idOf = (value: unknown): string | null =>
-  typeof value === 'string'
-    ? value
-    : typeof obj(value).id === 'string'
-      ? (obj(value).id as string)
-      : null;
-
-interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
-
-const HANDLED = new Set([
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-  'invoice.paid',
-  'customer.subscription.created',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-  'charge.refunded',
-]);
+type Handlers = { [T in HandledEventType]: (tx: Tx, event: EventOf<T>) => Promise<void> };
 
 /** The owner of a subscription named only by an event: our row, else the checkout's metadata. */
 function ownerFromMetadata(
-  metadata: Json,
+  metadata: Record<string, unknown>,
 ): { userId: string; planId: string; billingCycle: BillingCycle } | null {
   const userId = typeof metadata.userId === 'string' ? metadata.userId : null;
   const planId = typeof metadata.planId === 'string' ? metadata.planId : null;
@@ -57,120 +38,116 @@ export function createStripeWebhookHandler(deps: {
 }) {
   const { db, billing, stripe, log } = deps;
 
-  return async function handleStripeWebhook(payload: Buffer, signature: string | undefined) {
+  /** A paid session is fulfilled; an unpaid one (delayed payment) waits for async_payment_succeeded. */
+  async function fulfillPaidCheckout(
+    tx: Tx,
+    event: EventOf<'checkout.session.completed' | 'checkout.session.async_payment_succeeded'>,
+  ) {
+    if (event.paid) await billing.fulfillCheckout(tx, event.paid);
+  }
+
+  /** A subscription's first or next period is paid: save the period, grant its credits. */
+  async function grantInvoicePeriod(tx: Tx, event: EventOf<'invoice.paid'>) {
+    const { invoice } = event;
+    const reason = invoice.billingReason;
+    const subscriptionId = invoice.subscriptionId;
+    if (!subscriptionId || (reason !== 'subscription_create' && reason !== 'subscription_cycle')) {
+      return;
+    }
+    const existing = await repo.findSubscription(tx, subscriptionId);
+    const owner = existing ?? ownerFromMetadata(invoice.metadata);
+    const plan = owner && findPlan(owner.planId);
+    if (!owner || !plan) {
+      log.warn(
+        { eventId: event.id, subscriptionId },
+        'invoice.paid for a subscription we cannot attribute',
+      );
+      return;
+    }
+    const start = invoice.periodStart ?? new Date();
+    const end = invoice.periodEnd ?? start;
+    await billing.saveSubscription(
+      tx,
+      {
+        id: subscriptionId,
+        status: 'active',
+        periodStart: start,
+        periodEnd: end,
+        cancelAtPeriodEnd: existing?.cancelAtPeriodEnd ?? false,
+        canceledAt: existing?.canceledAt ?? null,
+        metadata: {},
+      },
+      owner,
+    );
+    await billing.grantPlanCredits(
+      tx,
+      owner.userId,
+      plan,
+      { type: 'stripe_invoice', id: invoice.id },
+      start,
+    );
+  }
+
+  /** Created, updated or deleted at Stripe: our row follows (deleted means canceled). */
+  async function saveSubscriptionChange(
+    tx: Tx,
+    event: EventOf<
+      | 'customer.subscription.created'
+      | 'customer.subscription.updated'
+      | 'customer.subscription.deleted'
+    >,
+  ) {
+    const sub = event.subscription;
+    const existing = await repo.findSubscription(tx, sub.id);
+    const owner = existing ?? ownerFromMetadata(sub.metadata);
+    if (!owner) return;
+    const status = event.type === 'customer.subscription.deleted' ? 'canceled' : sub.status;
+    await billing.saveSubscription(tx, { ...sub, status }, owner);
+  }
+
+  /** A refunded pack takes its credits back (never below zero). */
+  async function takeBackRefund(tx: Tx, event: EventOf<'charge.refunded'>) {
+    const { chargeId, paymentIntentId, amountCents, refundedCents } = event.refund;
+    if (!paymentIntentId) return;
+    await billing.applyRefund(tx, { chargeId, paymentIntentId, amountCents, refundedCents });
+  }
+
+  const handlers: Handlers = {
+    'checkout.session.completed': fulfillPaidCheckout,
+    'checkout.session.async_payment_succeeded': fulfillPaidCheckout,
+    'invoice.paid': grantInvoicePeriod,
+    'customer.subscription.created': saveSubscriptionChange,
+    'customer.subscription.updated': saveSubscriptionChange,
+    'customer.subscription.deleted': saveSubscriptionChange,
+    'charge.refunded': takeBackRefund,
+  };
+
+  function verify(payload: Buffer, signature: string | undefined) {
     if (!signature) throw badRequest('Missing the Stripe-Signature header.', 'SIGNATURE_MISSING');
-    let event: { id: string; type: string; data: { object: unknown } };
     try {
-      event = stripe.constructEvent(payload, signature) as unknown as typeof event;
+      return stripe.verifyEvent(payload, signature);
     } catch (error) {
       log.warn({ err: (error as Error).message }, 'stripe webhook refused: bad signature');
       throw badRequest('The Stripe signature is invalid or too old.', 'SIGNATURE_INVALID');
     }
-    const object = obj(event.data.object);
+  }
 
+  return async function handleStripeWebhook(payload: Buffer, signature: string | undefined) {
     // Provider calls happen before the transaction opens (never hold locks across the network).
-    let paid: PaidCheckout | null = null;
-    const isCheckout =
-      event.type === 'checkout.session.completed' ||
-      event.type === 'checkout.session.async_payment_succeeded';
-    if (
-      isCheckout &&
-      (object.payment_status === 'paid' || object.payment_status === 'no_payment_required')
-    ) {
-      paid = await stripe.paidCheckout(object);
-    }
-
+    const event = await stripe.readEvent(verify(payload, signature));
     return db.transaction(async (tx) => {
       const fresh = await repo.recordWebhookEvent(tx, {
         id: event.id,
         provider: 'stripe',
         type: event.type,
-        handled: HANDLED.has(event.type),
-        payload: event,
+        handled: event.handled !== null,
+        payload: event.payload,
       });
       if (!fresh) return { duplicate: true };
-
-      switch (event.type) {
-        case 'checkout.session.completed':
-        case 'checkout.session.async_payment_succeeded':
-          // An unpaid completed session (delayed payment method) waits for async_payment_succeeded.
-          if (paid) await billing.fulfillCheckout(tx, paid);
-          break;
-
-        case 'invoice.paid': {
-          const parent = obj(obj(object.parent).subscription_details);
-          const legacy = obj(object.subscription_details);
-          const subscriptionId = idOf(parent.subscription) ?? idOf(object.subscription);
-          const reason = object.billing_reason;
-          if (
-            !subscriptionId ||
-            (reason !== 'subscription_create' && reason !== 'subscription_cycle')
-          )
-            break;
-          const existing = await repo.findSubscription(tx, subscriptionId);
-          const owner = existing ?? ownerFromMetadata(obj(parent.metadata ?? legacy.metadata));
-          const plan = owner && findPlan(owner.planId);
-          if (!owner || !plan) {
-            log.warn(
-              { eventId: event.id, subscriptionId },
-              'invoice.paid for a subscription we cannot attribute',
-            );
-            break;
-          }
-          const line = obj(obj((obj(object.lines).data as unknown[] | undefined)?.[0]).period);
-          const start = typeof line.start === 'number' ? new Date(line.start * 1000) : new Date();
-          const end = typeof line.end === 'number' ? new Date(line.end * 1000) : start;
-          await billing.saveSubscription(
-            tx,
-            {
-              id: subscriptionId,
-              status: 'active',
-              periodStart: start,
-              periodEnd: end,
-              cancelAtPeriodEnd: existing?.cancelAtPeriodEnd ?? false,
-              canceledAt: existing?.canceledAt ?? null,
-              metadata: {},
-            },
-            owner,
-          );
-          await billing.grantPlanCredits(
-            tx,
-            owner.userId,
-            plan,
-            'stripe_invoice',
-            String(object.id),
-            `for the period from ${start.toISOString().slice(0, 10)}`,
-          );
-          break;
-        }
-
-        case 'customer.subscription.created':
-        case 'customer.subscription.updated':
-        case 'customer.subscription.deleted': {
-          const sub = readSubscription(object);
-          const existing = await repo.findSubscription(tx, sub.id);
-          const owner = existing ?? ownerFromMetadata(sub.metadata);
-          if (!owner) break;
-          if (event.type === 'customer.subscription.deleted') sub.status = 'canceled';
-          await billing.saveSubscription(tx, sub, owner);
-          break;
-        }
-
-        case 'charge.refunded': {
-          const paymentIntentId = idOf(object.payment_intent);
-          if (!paymentIntentId) break;
-          await billing.applyRefund(tx, {
-            chargeId: String(object.id),
-            paymentIntentId,
-            amountCents: Number(object.amount ?? 0),
-            refundedCents: Number(object.amount_refunded ?? 0),
-          });
-          break;
-        }
-
-        default:
-          // Unknown types are acknowledged (200) so Stripe stops resending them.
-          break;
+      if (event.handled) {
+        // Each handler takes its own type's event; TypeScript cannot pair them through the map.
+        const handle = handlers[event.handled.type] as (tx: Tx, e: HandledEvent) => Promise<void>;
+        await handle(tx, event.handled);
       }
       return { duplicate: false };
     });

@@ -11,16 +11,15 @@ import type { Db } from '../../core/db.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { checkImage, reencodeImage } from '../../core/images.ts';
 import type { PostRow, UserRow } from '../../db/schema.ts';
-import {
-  EXCERPT_LENGTH,
-  MAX_UPLOAD_BYTES,
-  type AdminPost,
-  type PostDetail,
-  type PostInput,
-  type PostsSnapshot,
-  type PublicPost,
+import type {
+  AdminPost,
+  PostDetail,
+  PostInput,
+  PostsSnapshot,
+  PublicPost,
 } from '../../contracts/blog.ts';
-import { slugify, uniqueSlug } from '../../contracts/slug.ts';
+import { BLOG_MESSAGES, EXCERPT_LENGTH, MAX_UPLOAD_BYTES } from '../../../shared/blog.ts';
+import { slugify, uniqueSlug } from '../../../shared/slug.ts';
 import { sanitizePostHtml } from './sanitizer.ts';
 import * as repo from './repository.ts';
 
@@ -225,14 +224,14 @@ export function createBlogService(deps: {
     async detail(slug: string) {
       const { bySlug, generation: gen } = await published();
       const post = bySlug.get(slug)?.detail;
-      if (!post) throw notFound('Article not found', 'POST_NOT_FOUND');
+      if (!post) throw notFound(BLOG_MESSAGES.notFound, 'POST_NOT_FOUND');
       return { etag: `W/"post-${gen}.${views}-${post.id}"`, data: post };
     },
 
     /** Counts one reading (the page calls it once per browser session) and returns the total. */
     async recordView(slug: string): Promise<number> {
       const count = await repo.incrementViews(db, slug);
-      if (count === null) throw notFound('Article not found', 'POST_NOT_FOUND');
+      if (count === null) throw notFound(BLOG_MESSAGES.notFound, 'POST_NOT_FOUND');
       const cached = cache?.bySlug.get(slug);
       if (cached) {
         cached.detail.view_count = cached.listed.view_count = count;

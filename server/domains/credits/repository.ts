@@ -23,8 +23,12 @@ export async function lockSource(tx: DbOrTx, sourceType: string, sourceId: strin
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${sourceType}:${sourceId}`}))`);
 }
 
-/** Adds credits; returns the new balance, or null when the user does not exist. */
-export async function addToBalance(
+/**
+ * Adds `amount` credits, or takes them when it is negative: one statement that only succeeds when
+ * the balance covers a debit (never below zero). Returns the new balance, or null when the user
+ * does not exist or the balance is too small.
+ */
+export async function changeBalance(
   tx: DbOrTx,
   userId: string,
   amount: number,
@@ -32,21 +36,11 @@ export async function addToBalance(
   const [row] = await tx
     .update(users)
     .set({ credits: sql`${users.credits} + ${amount}`, updatedAt: sql`now()` })
-    .where(eq(users.id, userId))
-    .returning({ credits: users.credits });
-  return row?.credits ?? null;
-}
-
-/** The debit: one statement that only succeeds when the balance covers it (never below zero). */
-export async function debitBalance(
-  tx: DbOrTx,
-  userId: string,
-  amount: number,
-): Promise<number | null> {
-  const [row] = await tx
-    .update(users)
-    .set({ credits: sql`${users.credits} - ${amount}`, updatedAt: sql`now()` })
-    .where(and(eq(users.id, userId), sql`${users.credits} >= ${amount}`))
+    .where(
+      amount < 0
+        ? and(eq(users.id, userId), sql`${users.credits} >= ${-amount}`)
+        : eq(users.id, userId),
+    )
     .returning({ credits: users.credits });
   return row?.credits ?? null;
 }

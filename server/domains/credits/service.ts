@@ -55,6 +55,20 @@ export function toApiTransaction(row: CreditTransactionRow): CreditTransaction {
 }
 
 /**
+ * The row this change's source already wrote, or null. A miss takes the source's lock and looks
+ * again: another transaction may have applied the same source while we waited for it.
+ */
+async function appliedBefore(
+  tx: DbOrTx,
+  source: Pick<CreditChange, 'sourceType' | 'sourceId'>,
+): Promise<CreditTransactionRow | null> {
+  const first = await repo.findBySource(tx, source.sourceType, source.sourceId);
+  if (first) return first;
+  await repo.lockSource(tx, source.sourceType, source.sourceId);
+  return repo.findBySource(tx, source.sourceType, source.sourceId);
+}
+
+/**
  * Applies one change inside `tx`. A debit larger than the balance throws
  * InsufficientCreditsError (the caller's transaction rolls back).
  */
@@ -62,17 +76,10 @@ export async function applyCreditChange(tx: DbOrTx, change: CreditChange): Promi
   if (!Number.isInteger(change.amount) || change.amount === 0) {
     throw new AppError(400, 'INVALID_AMOUNT', 'The amount must be a whole number other than zero.');
   }
-  const first = await repo.findBySource(tx, change.sourceType, change.sourceId);
+  const first = await appliedBefore(tx, change);
   if (first) return { transaction: first, duplicate: true };
-  await repo.lockSource(tx, change.sourceType, change.sourceId);
-  // Another transaction may have applied the same source while we waited for the lock.
-  const raced = await repo.findBySource(tx, change.sourceType, change.sourceId);
-  if (raced) return { transaction: raced, duplicate: true };
 
-  const balance =
-    change.amount > 0
-      ? await repo.addToBalance(tx, change.userId, change.amount)
-      : await repo.debitBalance(tx, change.userId, -change.amount);
+  const balance = await repo.changeBalance(tx, change.userId, change.amount);
   if (balance === null) {
     const current = await repo.lockBalance(tx, change.userId);
     if (current === null) throw notFound('That user does not exist.', 'USER_NOT_FOUND');
@@ -97,11 +104,8 @@ export async function takeBackCredits(
   tx: DbOrTx,
   change: Omit<CreditChange, 'amount'> & { amount: number },
 ): Promise<{ taken: number; duplicate: boolean }> {
-  const first = await repo.findBySource(tx, change.sourceType, change.sourceId);
+  const first = await appliedBefore(tx, change);
   if (first) return { taken: -first.amount, duplicate: true };
-  await repo.lockSource(tx, change.sourceType, change.sourceId);
-  const raced = await repo.findBySource(tx, change.sourceType, change.sourceId);
-  if (raced) return { taken: -raced.amount, duplicate: true };
   const balance = await repo.lockBalance(tx, change.userId);
   if (balance === null) throw notFound('That user does not exist.', 'USER_NOT_FOUND');
   const taken = Math.min(balance, change.amount);
@@ -122,6 +126,13 @@ export function createCreditsService(db: Db, cache?: Pick<UserCache<unknown>, 'p
     apply(change: CreditChange): Promise<AppliedChange> {
       return db.transaction((tx) => applyCreditChange(tx, change));
     },
+
+    /** Applies one change inside the caller's transaction (applyCreditChange). */
+    applyIn: applyCreditChange,
+
+    /** The ledger row a source wrote, or null (e.g. what a video task was charged). */
+    findChange: (tx: DbOrTx, sourceType: string, sourceId: string) =>
+      repo.findBySource(tx, sourceType, sourceId),
 
     /** The newest `limit` ledger rows (the balance answer needs no total). */
     recentTransactions(userId: string, limit = 10) {

@@ -6,6 +6,9 @@
  */
 import { Type, type TSchema } from 'typebox';
 import { PostInput } from '../../contracts/blog.ts';
+import { NAME_MAX_LENGTH } from '../../../shared/auth.ts';
+import { POST_STATUSES } from '../../../shared/blog.ts';
+import { TASK_STATUSES } from '../../../shared/video.ts';
 
 /**
  * Roles nest: every caller is anonymous, a signed-in caller is also a user, an editor is a user
@@ -147,7 +150,7 @@ export const policies = {
     columns: {
       id: { type: 'uuid' },
       user_id: { type: 'uuid' },
-      status: { type: 'text', values: ['pending', 'processing', 'completed', 'failed'] },
+      status: { type: 'text', values: TASK_STATUSES },
       status_message: { type: 'text' },
       progress: { type: 'int' },
       model: { type: 'text' },
@@ -218,7 +221,7 @@ export const policies = {
       excerpt: { type: 'text' },
       content: { type: 'text' },
       featured_image: { type: 'text' },
-      status: { type: 'text', values: ['draft', 'published', 'archived'] },
+      status: { type: 'text', values: POST_STATUSES },
       author_name: { type: 'text' },
       author_avatar: { type: 'text' },
       published_at: { type: 'timestamp' },
@@ -284,7 +287,7 @@ export const policies = {
       update: Type.Object(
         {
           name: Type.Optional(
-            Nullable(Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' })),
+            Nullable(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: '\\S' })),
           ),
           avatar_url: Type.Optional(
             Nullable(Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' })),
@@ -308,6 +311,13 @@ export function policyFor(table: string): TablePolicy | null {
 }
 
 export const exposedTables = (): string[] => [...byName.keys()];
+
+/** A column's spec; callers only pass names already checked against the policy's lists. */
+export function columnSpec(policy: TablePolicy, column: string): ColumnSpec {
+  const spec = Object.hasOwn(policy.columns, column) ? policy.columns[column] : undefined;
+  if (!spec) throw new Error(`policy has no column ${column}`);
+  return spec;
+}
 
 /** The caller as the policies see it. */
 export interface Caller {

@@ -1,19 +1,13 @@
 /**
  * SQL of the data API. Every statement is built from policy identifiers and bind parameters
- * (query.ts); every function takes `db | tx` first.
+ * (query-sql.ts); every function takes `db | tx` first.
  */
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
 import type { DataRow } from '../../contracts/data-api.ts';
 import type { RowScope, TablePolicy } from './policies.ts';
-import {
-  assignmentsSql,
-  orderSql,
-  projectionSql,
-  tableSql,
-  whereSql,
-  type Condition,
-} from './query.ts';
+import type { Condition } from './query.ts';
+import { assignmentsSql, orderSql, projectionSql, tableSql, whereSql } from './query-sql.ts';
 
 /** The rows an operation may touch: the policy's row filter ANDed with the caller's where. */
 export interface Scope {

@@ -12,6 +12,7 @@ import {
   type PostViews,
   type UserCreditSummary,
 } from '../../contracts/data-api.ts';
+import { BLOG_MESSAGES } from '../../../shared/blog.ts';
 import type { BlogService } from '../blog/service.ts';
 import { checkInput } from './input.ts';
 import * as repo from './repository.ts';
@@ -75,7 +76,7 @@ export function createRpcFunctions(deps: { db: Db; blog: BlogService }) {
           throw err;
         });
         if (!post || post.status !== 'published') {
-          throw notFound('Article not found', 'POST_NOT_FOUND');
+          throw notFound(BLOG_MESSAGES.notFound, 'POST_NOT_FOUND');
         }
         return { view_count: await blog.recordView(post.slug) };
       },

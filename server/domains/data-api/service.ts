@@ -8,11 +8,8 @@ import type { Db } from '../../core/db.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { PostInput } from '../../contracts/blog.ts';
-import {
-  DATA_API_MAX_WRITE_ROWS,
-  type DataRow,
-  type DataSelectQuery,
-} from '../../contracts/data-api.ts';
+import type { DataRow, DataSelectQuery } from '../../contracts/data-api.ts';
+import { DATA_API_MAX_WRITE_ROWS } from '../../../shared/data-api.ts';
 import type { BlogService } from '../blog/service.ts';
 import { checkInput } from './input.ts';
 import {
@@ -22,9 +19,16 @@ import {
   signedInRoleMayDo,
   type Caller,
   type Operation,
+  type RowScope,
   type TablePolicy,
 } from './policies.ts';
-import { checkWriteColumns, parseColumns, parseOrderBy, parseWhere } from './query.ts';
+import {
+  checkWriteColumns,
+  parseColumns,
+  parseOrderBy,
+  parseWhere,
+  type Condition,
+} from './query.ts';
 import * as repo from './repository.ts';
 import { createRpcFunctions } from './rpc.ts';
 
@@ -96,6 +100,17 @@ function requiredWhere(
   return conditions;
 }
 
+/** The rows an operation may touch: the caller's row scope and their checked where. */
+function scopeOf(
+  table: string,
+  policy: TablePolicy,
+  rows: RowScope,
+  caller: DataApiCaller,
+  conditions: Condition[],
+): repo.Scope {
+  return { table, policy, rows, userId: caller.user?.id ?? null, conditions };
+}
+
 function postInputFrom(current: Awaited<ReturnType<BlogService['adminGet']>>): PostInput {
   return {
     title: current.title,
@@ -135,13 +150,7 @@ export function createDataApiService(deps: { db: Db; blog: BlogService }) {
       const orderBy = parseOrderBy(query.orderBy, policy, access.columns);
       // Without orderBy the default is newest first; with it, ascending unless asked otherwise.
       const ascending = query.ascending ?? !!query.orderBy;
-      const scope: repo.Scope = {
-        table,
-        policy,
-        rows: access.rows,
-        userId: caller.user?.id ?? null,
-        conditions,
-      };
+      const scope = scopeOf(table, policy, access.rows, caller, conditions);
       const [rows, count] = await Promise.all([
         repo.selectRows(db, scope, {
           columns,
@@ -181,13 +190,8 @@ export function createDataApiService(deps: { db: Db; blog: BlogService }) {
       const columns = readable(policy, caller);
       checkWriteColumns(body.data, access.columns, columns, policy);
       if (policy.input?.update) checkInput(policy.input.update, body.data, 'data');
-      const scope: repo.Scope = {
-        table,
-        policy,
-        rows: access.rows,
-        userId: caller.user?.id ?? null,
-        conditions: requiredWhere(body.where, policy, columns, 'PUT'),
-      };
+      const conditions = requiredWhere(body.where, policy, columns, 'PUT');
+      const scope = scopeOf(table, policy, access.rows, caller, conditions);
       if (policy.writer === 'sql') return repo.updateRows(db, scope, body.data, columns);
 
       const ids = await postIdsToWrite(scope);
@@ -203,13 +207,8 @@ export function createDataApiService(deps: { db: Db; blog: BlogService }) {
       const policy = tablePolicy(table);
       const access = allow(policy, 'delete', caller);
       const columns = readable(policy, caller);
-      const scope: repo.Scope = {
-        table,
-        policy,
-        rows: access.rows,
-        userId: caller.user?.id ?? null,
-        conditions: requiredWhere(body.where, policy, columns, 'DELETE'),
-      };
+      const conditions = requiredWhere(body.where, policy, columns, 'DELETE');
+      const scope = scopeOf(table, policy, access.rows, caller, conditions);
       if (policy.writer !== 'blog') {
         // No policy grants a generic delete; reaching here means a policy was changed alone.
         throw new Error(`no delete writer for ${table}`);

@@ -8,18 +8,10 @@
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processAlive } from '../../core/embedded-lock.ts';
 
 const POLL_MS = 150;
 const GIVE_UP_MS = 15 * 60 * 1000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Runs `fn` while holding `<projectRoot>/node_modules/.cache/astro-build.lock`. */
 export async function withProjectBuildLock<T>(
@@ -40,7 +32,7 @@ export async function withProjectBuildLock<T>(
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
       // An empty file is a holder between open and write: wait for it like any other.
-      if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+      if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) {
         await rm(file, { force: true });
         continue;
       }

@@ -10,8 +10,7 @@ import { ConfigError, loadConfig, loadDotEnv } from '../../config.ts';
 import { openDatabase } from '../../core/db.ts';
 import { acquireEmbeddedLock, EmbeddedDatabaseInUseError } from '../../core/embedded-lock.ts';
 import { createBlogService } from '../blog/service.ts';
-import { postsSnapshotPath, writePostsSnapshot } from './posts-snapshot.ts';
-import { createSiteBuilder } from './service.ts';
+import { createPostsSiteBuilder, postsSnapshotPath, writePostsSnapshot } from './posts-snapshot.ts';
 
 async function main(): Promise<void> {
   loadDotEnv();
@@ -35,14 +34,11 @@ async function main(): Promise<void> {
       uploadsDir: path.join(config.dataDir, 'uploads', 'blog'),
       onPublicChange: () => {},
     });
-    const snapshot = postsSnapshotPath(config.dataDir);
-    await writePostsSnapshot(snapshot, () => blog.snapshot());
-    const builder = createSiteBuilder({
+    await writePostsSnapshot(postsSnapshotPath(config.dataDir), () => blog.snapshot());
+    const builder = createPostsSiteBuilder({
       dataDir: config.dataDir,
       publicSiteUrl: config.publicSiteUrl,
       log: pino({ level: 'warn' }),
-      buildEnv: { BLOG_SNAPSHOT_PATH: snapshot },
-      extraSources: [snapshot],
     });
     const manifest = await builder.build();
     console.log(

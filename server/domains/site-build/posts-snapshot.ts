@@ -6,6 +6,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PostsSnapshot } from '../../contracts/blog.ts';
 import { siteDirs } from './release.ts';
+import { createSiteBuilder, type SiteBuilder, type SiteBuilderOptions } from './service.ts';
 
 /** Where the snapshot of a data directory lives. */
 export const postsSnapshotPath = (dataDir: string) =>
@@ -30,4 +31,19 @@ export async function writePostsSnapshot(
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, JSON.stringify(snapshot));
   await rename(tmp, file);
+}
+
+/**
+ * The site builder of a data directory, with its posts snapshot as an input: `astro build`
+ * reads it (BLOG_SNAPSHOT_PATH) and a change to it makes the live release stale.
+ */
+export function createPostsSiteBuilder(
+  opts: Omit<SiteBuilderOptions, 'buildEnv' | 'extraSources'>,
+): SiteBuilder {
+  const snapshot = postsSnapshotPath(opts.dataDir);
+  return createSiteBuilder({
+    ...opts,
+    buildEnv: { BLOG_SNAPSHOT_PATH: snapshot },
+    extraSources: [snapshot],
+  });
 }

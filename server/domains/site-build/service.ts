@@ -26,6 +26,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const SOURCE_PATHS = [
   'site',
   'content',
+  'shared',
   'server/contracts',
   'astro.config.mjs',
   'package-lock.json',

@@ -24,6 +24,13 @@ export interface LiveRelease {
   id: string | null;
 }
 
+/** The index before any release is loaded. */
+export const emptyLiveRelease = (): LiveRelease => ({
+  files: new Set(),
+  inlineScriptHashes: [],
+  id: null,
+});
+
 /** Loads the live release's manifest into memory (called at start and after each switch). */
 export async function loadLiveRelease(dataDir: string, into: LiveRelease): Promise<void> {
   const manifest = await readManifest(siteDirs(dataDir).current);

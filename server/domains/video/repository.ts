@@ -5,6 +5,13 @@ import { videoTasks, type VideoTaskRow } from '../../db/schema.ts';
 
 export type NewVideoTask = typeof videoTasks.$inferInsert;
 
+/** The task `id` while it is processing under `owner`'s lease. */
+const heldBy = (id: string, owner: string) =>
+  and(eq(videoTasks.id, id), eq(videoTasks.leaseOwner, owner), eq(videoTasks.status, 'processing'));
+
+/** The columns that end a worker's hold on a task. */
+const unleased = () => ({ leaseOwner: null, leaseExpiresAt: null, updatedAt: sql`now()` });
+
 export async function insertTask(db: DbOrTx, task: NewVideoTask): Promise<void> {
   await db.insert(videoTasks).values(task);
 }
@@ -104,13 +111,7 @@ export async function updateProgress(
   const rows = await db
     .update(videoTasks)
     .set({ ...changes, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(videoTasks.id, id),
-        eq(videoTasks.leaseOwner, owner),
-        eq(videoTasks.status, 'processing'),
-      ),
-    )
+    .where(heldBy(id, owner))
     .returning({ id: videoTasks.id });
   return rows.length > 0;
 }
@@ -130,17 +131,9 @@ export async function completeTask(
       resultUrl: result.resultUrl,
       posterUrl: result.posterUrl,
       completedAt: sql`now()`,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      updatedAt: sql`now()`,
+      ...unleased(),
     })
-    .where(
-      and(
-        eq(videoTasks.id, id),
-        eq(videoTasks.leaseOwner, owner),
-        eq(videoTasks.status, 'processing'),
-      ),
-    )
+    .where(heldBy(id, owner))
     .returning({ id: videoTasks.id });
   return rows.length > 0;
 }
@@ -157,17 +150,9 @@ export async function releaseTask(
     .set({
       status: 'pending',
       statusMessage: message,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      updatedAt: sql`now()`,
+      ...unleased(),
     })
-    .where(
-      and(
-        eq(videoTasks.id, id),
-        eq(videoTasks.leaseOwner, owner),
-        eq(videoTasks.status, 'processing'),
-      ),
-    );
+    .where(heldBy(id, owner));
 }
 
 /**
@@ -185,9 +170,7 @@ export async function failTask(
       status: 'failed',
       errorMessage: reason,
       statusMessage: 'Failed',
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      updatedAt: sql`now()`,
+      ...unleased(),
     })
     .where(and(eq(videoTasks.id, id), inArray(videoTasks.status, ['pending', 'processing'])))
     .returning({ userId: videoTasks.userId });

@@ -16,6 +16,7 @@ import {
   HistoryResponse,
   TaskStatusResponse,
 } from '../../contracts/video.ts';
+import { HISTORY_MESSAGES, VIDEO_COST } from '../../../shared/video.ts';
 import { MEDIA_PREFIX } from './media.ts';
 import type { VideoService } from './service.ts';
 
@@ -37,7 +38,7 @@ export async function videoRoutes(
       config: { access: 'user', signInMessage: 'Please login before generating a video' },
       schema: {
         tags,
-        summary: 'Start a video: multipart prompt, model and (image mode) image; costs 17 credits',
+        summary: `Start a video: multipart prompt, model and (image mode) image; costs ${VIDEO_COST} credits`,
         consumes: ['multipart/form-data'],
         response: {
           200: GenerateResponse,
@@ -124,7 +125,7 @@ export async function videoRoutes(
   app.get(
     '/api/video/history',
     {
-      config: { access: 'user', signInMessage: 'Please login first' },
+      config: { access: 'user', signInMessage: HISTORY_MESSAGES.signInRequired },
       schema: {
         tags,
         summary: 'Your completed videos, newest first',

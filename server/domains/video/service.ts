@@ -10,25 +10,23 @@ import type { Db, DbOrTx } from '../../core/db.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
 import { checkImage } from '../../core/images.ts';
 import type { UserRow, VideoTaskRow } from '../../db/schema.ts';
+import type { HistoryItem, TaskStatusData } from '../../contracts/video.ts';
 import {
   GENERATE_MESSAGES,
   IMAGE_MODEL,
   MAX_IMAGE_BYTES,
+  MAX_PROMPT_LENGTH,
   MAX_UNFINISHED_TASKS,
   MODELS,
   MODEL_NAMES,
   VIDEO_COST,
-  type HistoryItem,
-  type TaskStatusData,
-} from '../../contracts/video.ts';
+} from '../../../shared/video.ts';
 import {
   InsufficientCreditsError,
   applyCreditChange,
   lockUserCredits,
 } from '../credits/service.ts';
 import * as repo from './repository.ts';
-
-export const MAX_PROMPT_LENGTH = 2000;
 
 /**
  * Validates an upload by magic bytes and size and re-encodes it as PNG (first frame, EXIF dropped,

@@ -9,7 +9,7 @@ import { createMediaStore } from './media.ts';
 import { createGeminiVeoProvider } from './providers/gemini-veo.ts';
 import { createLocalVideoProvider } from './providers/local.ts';
 import type { VideoProvider } from './providers/types.ts';
-import { IMAGE_MODEL, TEXT_MODEL } from '../../contracts/video.ts';
+import { IMAGE_MODEL, TEXT_MODEL } from '../../../shared/video.ts';
 import { createVideoWorker } from './worker.ts';
 
 interface Logger {

@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Db } from '../../core/db.ts';
 import type { VideoTaskRow } from '../../db/schema.ts';
-import { VIDEO_COST } from '../../contracts/video.ts';
+import { VIDEO_COST } from '../../../shared/video.ts';
 import type { MediaStore } from './media.ts';
 import type { VideoProvider } from './providers/types.ts';
 import * as repo from './repository.ts';

@@ -3,7 +3,7 @@
  * serve (/checkout/local/{id}); paying runs the same fulfillment function as Stripe's webhook.
  */
 import { randomBytes } from 'node:crypto';
-import type { BillingCycle } from '../../../contracts/billing.ts';
+import type { BillingCycle } from '../../../../shared/billing.ts';
 import type { CheckoutProvider, PaidCheckout } from './types.ts';
 
 const hex = () => randomBytes(12).toString('hex');

@@ -2,8 +2,16 @@
  * Stripe adapter: hosted Checkout Sessions (mode=payment for packs, mode=subscription with
  * recurring price_data for plans), subscription cancel, and signed webhook verification.
  * Amounts come from content/plans.json through the billing service, never from the client.
+ * Stripe's JSON is read in stripe-events.ts; what leaves this adapter is typed.
  */
 import Stripe from 'stripe';
+import {
+  readCheckoutSession,
+  readEvent,
+  readSubscription,
+  type StripeCheckoutSession,
+  type StripeEvent,
+} from './stripe-events.ts';
 import type { CheckoutProvider, PaidCheckout, ProviderSubscription } from './types.ts';
 
 /** Stripe's tolerance for webhook timestamps, in seconds. */
@@ -12,39 +20,11 @@ export const WEBHOOK_TOLERANCE_SECONDS = 300;
 export interface StripeSettings {
   secretKey: string;
   webhookSecret: string;
-  /** A test double's base URL (tests/fakes/stripe.ts); null in production. */
+  /** A test double's base URL (tests/fakes/stripe/); null in production. */
   apiBase: URL | null;
 }
 
-type Json = Record<string, unknown>;
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const idOf = (value: unknown): string | null =>
-  typeof value === 'string' ? value : str((value as Json | null)?.id);
-const date = (epoch: unknown): Date | null =>
-  typeof epoch === 'number' ? new Date(epoch * 1000) : null;
-
-/**
- * Reads a subscription in the current API shape (period on its items) or the older one (period
- * at the top level).
- */
-export function readSubscription(object: unknown): ProviderSubscription {
-  const sub = object as Json;
-  const items = ((sub.items as Json | undefined)?.data as Json[] | undefined) ?? [];
-  const item = items[0] ?? {};
-  const start = date(item.current_period_start) ?? date(sub.current_period_start) ?? new Date();
-  const end = date(item.current_period_end) ?? date(sub.current_period_end) ?? start;
-  return {
-    id: String(sub.id),
-    status: str(sub.status) ?? 'incomplete',
-    periodStart: start,
-    periodEnd: end,
-    cancelAtPeriodEnd: sub.cancel_at_period_end === true,
-    canceledAt: date(sub.canceled_at),
-    metadata: (sub.metadata as Record<string, string> | undefined) ?? {},
-  };
-}
-
-export function createStripeClient(settings: StripeSettings): Stripe {
+function createStripeClient(settings: StripeSettings): Stripe {
   return new Stripe(settings.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
@@ -60,6 +40,18 @@ export function createStripeClient(settings: StripeSettings): Stripe {
   });
 }
 
+/** The admin self-test's check: one authenticated call that changes nothing; the key's mode. */
+export async function checkStripeAccount(
+  settings: StripeSettings,
+  timeoutMs: number,
+): Promise<'live' | 'test'> {
+  const balance = await createStripeClient(settings).balance.retrieve(undefined, {
+    timeout: timeoutMs,
+    maxNetworkRetries: 0,
+  });
+  return balance.livemode ? 'live' : 'test';
+}
+
 export function createStripeProvider(settings: StripeSettings) {
   const stripe = createStripeClient(settings);
 
@@ -68,19 +60,18 @@ export function createStripeProvider(settings: StripeSettings) {
   }
 
   /** What a completed, paid session means for fulfillment (fetches the subscription's period). */
-  async function paidCheckout(session: Json): Promise<PaidCheckout> {
-    const subscriptionId = idOf(session.subscription);
+  async function paidCheckout(session: StripeCheckoutSession): Promise<PaidCheckout> {
     return {
-      sessionId: String(session.id),
-      paymentIntentId: idOf(session.payment_intent),
-      invoiceId: idOf(session.invoice),
-      subscription: subscriptionId ? await subscriptionOf(subscriptionId) : null,
+      sessionId: session.id,
+      paymentIntentId: session.paymentIntentId,
+      invoiceId: session.invoiceId,
+      subscription: session.subscriptionId ? await subscriptionOf(session.subscriptionId) : null,
     };
   }
 
   const provider: CheckoutProvider & {
-    constructEvent(payload: Buffer, signature: string): Stripe.Event;
-    paidCheckout(session: Json): Promise<PaidCheckout>;
+    verifyEvent(payload: Buffer, signature: string): Stripe.Event;
+    readEvent(event: Stripe.Event): Promise<StripeEvent>;
   } = {
     name: 'stripe',
 
@@ -134,11 +125,9 @@ export function createStripeProvider(settings: StripeSettings) {
     async retrieveSession(id) {
       const session = await stripe.checkout.sessions.retrieve(id);
       if (session.status === 'expired') return { status: 'expired' };
-      if (
-        session.status === 'complete' &&
-        (session.payment_status === 'paid' || session.payment_status === 'no_payment_required')
-      ) {
-        return { status: 'paid', paid: await paidCheckout(session as unknown as Json) };
+      const checkout = readCheckoutSession(session);
+      if (session.status === 'complete' && checkout.paid) {
+        return { status: 'paid', paid: await paidCheckout(checkout) };
       }
       return { status: 'open' };
     },
@@ -152,7 +141,8 @@ export function createStripeProvider(settings: StripeSettings) {
       }
     },
 
-    constructEvent(payload, signature) {
+    /** Checks the signature and its age (throws when invalid or too old). */
+    verifyEvent(payload, signature) {
       return stripe.webhooks.constructEvent(
         payload,
         signature,
@@ -161,7 +151,8 @@ export function createStripeProvider(settings: StripeSettings) {
       );
     },
 
-    paidCheckout,
+    /** A verified event as typed values; a paid checkout's subscription is fetched here. */
+    readEvent: (event) => readEvent(event, paidCheckout),
   };
   return provider;
 }

@@ -1,5 +1,5 @@
 /** What the billing service needs from a payment provider (Stripe, or our local checkout). */
-import type { BillingCycle } from '../../../contracts/billing.ts';
+import type { BillingCycle } from '../../../../shared/billing.ts';
 
 export interface CheckoutRequest {
   userId: string;

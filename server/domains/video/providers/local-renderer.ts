@@ -2,7 +2,7 @@
  * The local video renderer: the default provider in local mode, a stand-in for Veo that makes
  * real 8 s 1280x720 H.264/AAC MP4s (with a JPEG poster) offline, using the ffmpeg binary shipped
  * in the @ffmpeg-installer npm package and the DejaVu font shipped in dejavu-fonts-ttf.
- * What the video looks and sounds like lives in ./render/scene.ts.
+ * What the video looks and sounds like lives in ./render/ (the scene, video and audio graphs).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -12,16 +12,9 @@ import { setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { captionLines } from './render/caption.ts';
-import {
-  audioGraph,
-  DURATION_SECONDS,
-  FPS,
-  HEIGHT,
-  imageModeVideoGraph,
-  sceneFromPrompt,
-  textModeVideoGraph,
-  WIDTH,
-} from './render/scene.ts';
+import { audioGraph } from './render/audio-graph.ts';
+import { DURATION_SECONDS, FPS, HEIGHT, sceneFromPrompt, WIDTH } from './render/scene.ts';
+import { imageModeVideoGraph, textModeVideoGraph } from './render/video-graph.ts';
 
 export {
   BEAT_FRAMES,

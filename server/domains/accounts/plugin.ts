@@ -1,0 +1,55 @@
+/**
+ * The accounts domain in the app: sign-in, sessions and password reset. It gives every request
+ * its user (the auth plugin reads sessions through this service) and offers the service to the
+ * domains that need it as `app.accounts`.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config.ts';
+import { authPlugin, type SessionAndUser } from '../../core/auth.ts';
+import type { Db } from '../../core/db.ts';
+import { createConfiguredMailer, type Mailer } from '../../core/mailer.ts';
+import type { UserCache } from '../../core/user-cache.ts';
+import { createGoogleIdentity } from './google-identity.ts';
+import { accountsRoutes } from './routes.ts';
+import { createAccountsService, type AccountsService, type GoogleVerifier } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accounts: AccountsService;
+  }
+}
+
+export const accountsPlugin = fp(
+  async (
+    app: FastifyInstance,
+    opts: {
+      config: Config;
+      db: Db;
+      userCache: UserCache<SessionAndUser>;
+      /** Auth routes allowed per minute per client address. */
+      authRateLimit: number;
+      /** Default: Google's identity service as configured. */
+      google?: GoogleVerifier | undefined;
+      /** Default: SMTP, or the outbox in DATA_DIR. */
+      mailer?: Mailer | undefined;
+    },
+  ) => {
+    const { config } = opts;
+    const accounts = createAccountsService({
+      db: opts.db,
+      config,
+      google: opts.google ?? createGoogleIdentity(config.google),
+      mailer: opts.mailer ?? (await createConfiguredMailer(config)),
+      userCache: opts.userCache,
+    });
+    await app.register(authPlugin, { authenticator: accounts.authenticator });
+    app.decorate('accounts', accounts);
+    await app.register(accountsRoutes, {
+      accounts,
+      config,
+      authRateLimit: opts.authRateLimit,
+    });
+  },
+  { name: 'accounts', dependencies: ['database', 'access', 'errors', 'rate-limit', 'api-spec'] },
+);

@@ -1,0 +1,143 @@
+/**
+ * The admin's three changes: credits, blog rights and refunds. Each writes its effect and its
+ * admin_actions row in one transaction, and names its actor (an admin username, or `cli:<os user>`
+ * for the admin CLI, which runs these same functions against the database). Credits change only
+ * through the credits service, inside that transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db, DbOrTx } from '../../core/db.ts';
+import { AppError, conflict, notFound } from '../../core/errors.ts';
+import type { AdminTask, AdminTransaction, AdminUser } from '../../contracts/admin.ts';
+import { ADMIN_MESSAGES } from '../../../shared/admin.ts';
+import {
+  InsufficientCreditsError,
+  toApiTransaction,
+  type CreditsService,
+} from '../credits/service.ts';
+import * as repo from './repository.ts';
+
+/** A customer by id, or 404 (admin rows count as missing). */
+export async function customerOr404(db: DbOrTx, userId: string, lock = false): Promise<AdminUser> {
+  const user = await repo.findUser(db, userId, { lock });
+  if (!user) throw notFound('There is no customer account with that id.', 'USER_NOT_FOUND');
+  return user;
+}
+
+export function createAdminMutations(deps: {
+  db: Db;
+  credits: Pick<CreditsService, 'applyIn' | 'findChange'>;
+}) {
+  const { db, credits } = deps;
+
+  return {
+    /**
+     * Gives (amount > 0) or takes (amount < 0) credits with a reason: one ledger row
+     * (`admin_adjustment`) and one audit row in one transaction. Never takes the balance below zero.
+     */
+    async adjustCredits(
+      actor: string,
+      input: { userId: string; amount: number; reason: string },
+    ): Promise<{ user: AdminUser; transaction: AdminTransaction }> {
+      const reason = input.reason.trim();
+      if (reason.length < 3) {
+        throw new AppError(400, 'REASON_REQUIRED', 'Give a reason of at least 3 characters.');
+      }
+      return db.transaction(async (tx) => {
+        await customerOr404(tx, input.userId);
+        let applied;
+        try {
+          applied = await credits.applyIn(tx, {
+            userId: input.userId,
+            amount: input.amount,
+            sourceType: 'admin_adjustment',
+            sourceId: randomUUID(),
+            description: reason,
+          });
+        } catch (error) {
+          if (error instanceof InsufficientCreditsError) {
+            throw conflict(ADMIN_MESSAGES.overdraft(error.balance), 'WOULD_OVERDRAW');
+          }
+          throw error;
+        }
+        const transaction = toApiTransaction(applied.transaction);
+        await repo.insertAction(tx, {
+          admin: actor,
+          action: 'credits.adjust',
+          targetUserId: input.userId,
+          targetId: transaction.id,
+          details: { amount: input.amount, reason, balance_after: transaction.balance_after },
+        });
+        return { user: await customerOr404(tx, input.userId), transaction };
+      });
+    },
+
+    /** Grants or revokes the blog-management right, audited with the previous value. */
+    async setBlogAccess(
+      actor: string,
+      input: { userId: string; canManageBlog: boolean },
+    ): Promise<{ user: AdminUser }> {
+      return db.transaction(async (tx) => {
+        const before = await customerOr404(tx, input.userId, true);
+        const user = await repo.setCanManageBlog(tx, input.userId, input.canManageBlog);
+        if (!user) throw notFound('There is no customer account with that id.', 'USER_NOT_FOUND');
+        await repo.insertAction(tx, {
+          admin: actor,
+          action: input.canManageBlog ? 'blog_access.grant' : 'blog_access.revoke',
+          targetUserId: user.id,
+          targetId: null,
+          details: { can_manage_blog: input.canManageBlog, previous: before.can_manage_blog },
+        });
+        return { user };
+      });
+    },
+
+    /**
+     * Refunds a failed task that was not refunded. It writes the same ledger source the video
+     * worker's failAndRefund writes (`refund:{taskId}`), which the ledger accepts once, so a task
+     * can never be refunded twice, whoever tries first. The refund is what the task was charged.
+     */
+    async refundTask(
+      actor: string,
+      taskId: string,
+    ): Promise<{ task: AdminTask; transaction: AdminTransaction }> {
+      return db.transaction(async (tx) => {
+        const task = await repo.lockTask(tx, taskId);
+        if (!task) throw notFound('There is no video task with that id.', 'TASK_NOT_FOUND');
+        if (task.status !== 'failed') {
+          throw conflict(
+            `Only a failed task can be refunded; this one is ${task.status}.`,
+            'TASK_NOT_REFUNDABLE',
+          );
+        }
+        const charge = await credits.findChange(tx, 'video_task', taskId);
+        if (!charge || charge.amount >= 0) {
+          throw conflict(
+            'This task was never charged, so there is nothing to refund.',
+            'NOT_CHARGED',
+          );
+        }
+        const applied = await credits.applyIn(tx, {
+          userId: task.user_id,
+          amount: -charge.amount,
+          sourceType: 'refund',
+          sourceId: taskId,
+          description: 'Refund: failed video generation (by support)',
+        });
+        if (applied.duplicate) {
+          throw conflict('This task was already refunded.', 'ALREADY_REFUNDED');
+        }
+        const row = applied.transaction;
+        await repo.insertAction(tx, {
+          admin: actor,
+          action: 'task.refund',
+          targetUserId: task.user_id,
+          targetId: taskId,
+          details: { amount: row.amount, balance_after: row.balanceAfter },
+        });
+        return { task: (await repo.findTask(tx, taskId))!, transaction: toApiTransaction(row) };
+      });
+    },
+  };
+}
+
+export type AdminMutations = ReturnType<typeof createAdminMutations>;

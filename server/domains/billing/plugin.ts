@@ -1,0 +1,57 @@
+/**
+ * The billing domain in the app: checkout through Stripe when it is configured (the local
+ * checkout otherwise), Stripe's webhook, subscriptions, and the hourly scheduled grants.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../core/db.ts';
+import { scheduleRepeating } from '../../core/scheduler.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import { createLocalCheckoutProvider } from './providers/local-checkout.ts';
+import { createStripeProvider, type StripeProvider } from './providers/stripe.ts';
+import { billingRoutes } from './routes.ts';
+import { createBillingService } from './service.ts';
+import { createStripeWebhookHandler } from './webhooks.ts';
+
+export const billingPlugin = fp(
+  async (
+    app: FastifyInstance,
+    opts: {
+      config: Config;
+      db: Db;
+      accounts: Pick<AccountsService, 'findUser'>;
+      /** Default: the Stripe adapter when STRIPE_* is configured. */
+      stripe?: StripeProvider | undefined;
+      /** false: no hourly scheduled grants (tests run them by hand). Default true. */
+      scheduler?: boolean | undefined;
+    },
+  ) => {
+    const { config, db } = opts;
+    const stripe = opts.stripe ?? (config.stripe ? createStripeProvider(config.stripe) : null);
+    const billing = createBillingService({
+      db,
+      config,
+      provider: stripe ?? createLocalCheckoutProvider(),
+      log: app.log,
+    });
+    await app.register(billingRoutes, {
+      billing,
+      config,
+      findUser: opts.accounts.findUser,
+      handleStripeWebhook: stripe
+        ? createStripeWebhookHandler({ db, billing, stripe, log: app.log })
+        : null,
+    });
+    // Yearly plans' monthly credits and local renewals; idempotent, so several instances
+    // running it at once grant nothing twice.
+    if (opts.scheduler !== false) {
+      scheduleRepeating(app, {
+        everyMs: 60 * 60 * 1000,
+        run: () => billing.runScheduledGrants(),
+        failure: 'scheduled grants failed',
+      });
+    }
+  },
+  { name: 'billing', dependencies: ['database', 'access', 'auth', 'accounts'] },
+);

@@ -1,0 +1,169 @@
+/**
+ * Stripe's JSON, read once: the webhook events billing handles and the objects they carry
+ * (checkout sessions, subscriptions, invoices, charges) become the typed values below, so the
+ * webhook handler and the billing service never look inside Stripe's payloads. Readers are
+ * lenient: a missing field gives null (or the fallback noted), never an exception.
+ */
+import type Stripe from 'stripe';
+import type { PaidCheckout, ProviderSubscription } from './types.ts';
+
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+/** An expandable field: the id itself, or the expanded object's id. */
+const idOf = (value: unknown): string | null =>
+  typeof value === 'string' ? value : str(obj(value).id);
+const date = (epoch: unknown): Date | null =>
+  typeof epoch === 'number' ? new Date(epoch * 1000) : null;
+
+/** A checkout session as fulfillment needs it. */
+export interface StripeCheckoutSession {
+  id: string;
+  /** Paid, or nothing to pay (a 100 % discount): ready to fulfil. */
+  paid: boolean;
+  paymentIntentId: string | null;
+  invoiceId: string | null;
+  subscriptionId: string | null;
+}
+
+/** A paid invoice: whose subscription, why it was raised and the period it pays for. */
+export interface StripeInvoice {
+  id: string;
+  subscriptionId: string | null;
+  /** 'subscription_create', 'subscription_cycle', 'manual', …; null when absent. */
+  billingReason: string | null;
+  /** The subscription's metadata as the invoice carries it (our checkout put the owner there). */
+  metadata: Json;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+}
+
+/** A refunded charge: what was paid and how much of it is refunded so far. */
+export interface StripeRefund {
+  chargeId: string;
+  paymentIntentId: string | null;
+  amountCents: number;
+  refundedCents: number;
+}
+
+/** What each handled event type carries. */
+export interface HandledEventData {
+  /** `paid` is null while the session is unpaid (a delayed payment method). */
+  'checkout.session.completed': { paid: PaidCheckout | null };
+  'checkout.session.async_payment_succeeded': { paid: PaidCheckout | null };
+  'invoice.paid': { invoice: StripeInvoice };
+  'customer.subscription.created': { subscription: ProviderSubscription };
+  'customer.subscription.updated': { subscription: ProviderSubscription };
+  'customer.subscription.deleted': { subscription: ProviderSubscription };
+  'charge.refunded': { refund: StripeRefund };
+}
+
+export type HandledEventType = keyof HandledEventData;
+
+/** A handled event, typed by its `type`. */
+export type HandledEvent = {
+  [T in HandledEventType]: { id: string; type: T } & HandledEventData[T];
+}[HandledEventType];
+
+/** The handled events of the type(s) `T`. */
+export type EventOf<T extends HandledEventType> = Extract<HandledEvent, { type: T }>;
+
+/** A verified webhook event. */
+export interface StripeEvent {
+  id: string;
+  type: string;
+  /** The event as Stripe sent it (stored in webhook_events). */
+  payload: unknown;
+  /** What billing acts on; null for a type it does not handle (stored and acknowledged). */
+  handled: HandledEvent | null;
+}
+
+/**
+ * Reads a subscription in the current API shape (period on its items) or the older one (period
+ * at the top level). Without a period it starts now.
+ */
+export function readSubscription(object: unknown): ProviderSubscription {
+  const sub = obj(object);
+  const item = obj((obj(sub.items).data as unknown[] | undefined)?.[0]);
+  const start = date(item.current_period_start) ?? date(sub.current_period_start) ?? new Date();
+  const end = date(item.current_period_end) ?? date(sub.current_period_end) ?? start;
+  return {
+    id: String(sub.id),
+    status: str(sub.status) ?? 'incomplete',
+    periodStart: start,
+    periodEnd: end,
+    cancelAtPeriodEnd: sub.cancel_at_period_end === true,
+    canceledAt: date(sub.canceled_at),
+    metadata: (sub.metadata as Record<string, string> | undefined) ?? {},
+  };
+}
+
+export function readCheckoutSession(object: unknown): StripeCheckoutSession {
+  const session = obj(object);
+  return {
+    id: String(session.id),
+    paid: session.payment_status === 'paid' || session.payment_status === 'no_payment_required',
+    paymentIntentId: idOf(session.payment_intent),
+    invoiceId: idOf(session.invoice),
+    subscriptionId: idOf(session.subscription),
+  };
+}
+
+/** Reads an invoice in the current API shape (`parent.subscription_details`) or the older one. */
+export function readInvoice(object: unknown): StripeInvoice {
+  const invoice = obj(object);
+  const parent = obj(obj(invoice.parent).subscription_details);
+  const legacy = obj(invoice.subscription_details);
+  const period = obj(obj((obj(invoice.lines).data as unknown[] | undefined)?.[0]).period);
+  return {
+    id: String(invoice.id),
+    subscriptionId: idOf(parent.subscription) ?? idOf(invoice.subscription),
+    billingReason: str(invoice.billing_reason),
+    metadata: obj(parent.metadata ?? legacy.metadata),
+    periodStart: date(period.start),
+    periodEnd: date(period.end),
+  };
+}
+
+export function readRefund(object: unknown): StripeRefund {
+  const charge = obj(object);
+  return {
+    chargeId: String(charge.id),
+    paymentIntentId: idOf(charge.payment_intent),
+    amountCents: Number(charge.amount ?? 0),
+    refundedCents: Number(charge.amount_refunded ?? 0),
+  };
+}
+
+/**
+ * Reads a verified event. A paid checkout session becomes a PaidCheckout through `paidCheckout`
+ * (it fetches the subscription's period from Stripe), so that call happens here, before the
+ * caller opens its transaction.
+ */
+export async function readEvent(
+  event: Stripe.Event,
+  paidCheckout: (session: StripeCheckoutSession) => Promise<PaidCheckout>,
+): Promise<StripeEvent> {
+  const { id, type } = event;
+  const object: unknown = event.data.object;
+  const read = async (): Promise<HandledEvent | null> => {
+    switch (type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded': {
+        const session = readCheckoutSession(object);
+        return { id, type, paid: session.paid ? await paidCheckout(session) : null };
+      }
+      case 'invoice.paid':
+        return { id, type, invoice: readInvoice(object) };
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        return { id, type, subscription: readSubscription(object) };
+      case 'charge.refunded':
+        return { id, type, refund: readRefund(object) };
+      default:
+        return null;
+    }
+  };
+  return { id, type, payload: event, handled: await read() };
+}

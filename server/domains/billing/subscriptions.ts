@@ -1,0 +1,101 @@
+/**
+ * Subscriptions: their status, cancelling now (at the provider and here), and the scheduled
+ * grants (yearly plans' monthly credits, local renewals), idempotent per period.
+ */
+import { notFound } from '../../core/errors.ts';
+import type { SubscriptionRow } from '../../db/schema.ts';
+import type { SubscriptionInfo } from '../../contracts/billing.ts';
+import { findPlan } from '../../../shared/billing.ts';
+import { applyCreditChange } from '../credits/service.ts';
+import type { BillingContext } from './context.ts';
+import type { Fulfillment } from './fulfillment.ts';
+import { addCycle } from './providers/local-checkout.ts';
+import * as repo from './repository.ts';
+
+export function toSubscriptionInfo(row: SubscriptionRow): SubscriptionInfo {
+  return {
+    planId: row.planId,
+    billingCycle: row.billingCycle,
+    currentPeriodEnd: Math.floor(row.currentPeriodEnd.getTime() / 1000),
+    status: row.status,
+  };
+}
+
+export function createSubscriptions(
+  { db, provider, log }: BillingContext,
+  { grantPlanCredits }: Pick<Fulfillment, 'grantPlanCredits'>,
+) {
+  return {
+    async subscriptionStatus(userId: string) {
+      const active = await repo.findActiveSubscription(db, userId);
+      return {
+        hasActiveSubscription: active !== null,
+        subscription: active ? toSubscriptionInfo(active) : null,
+      };
+    },
+
+    /** Cancels now at the provider and locally (spec: the pricing page cancels immediately). */
+    async cancelSubscription(userId: string) {
+      const active = await repo.findActiveSubscription(db, userId);
+      if (!active) throw notFound('You have no active subscription to cancel.', 'NO_SUBSCRIPTION');
+      await provider.cancelSubscription(active.id);
+      await repo.markSubscriptionCanceled(db, active.id);
+      log.info({ subscriptionId: active.id, userId }, 'subscription canceled');
+      return {
+        message:
+          'Your subscription has been cancelled. Your remaining credits stay in your account.',
+        planId: active.planId,
+      };
+    },
+
+    /**
+     * Scheduled grants, idempotent per month: yearly plans get their credits monthly, and local
+     * subscriptions renew at the end of their period as Stripe's would.
+     */
+    async runScheduledGrants(now = new Date()) {
+      let granted = 0;
+      for (const sub of await repo.dueLocalSubscriptions(db, now)) {
+        const plan = findPlan(sub.planId);
+        if (!plan) continue;
+        let start = sub.currentPeriodEnd;
+        for (let i = 0; i < 24 && start <= now; i++) {
+          const end = addCycle(start, sub.billingCycle);
+          const periodStart = start;
+          await db.transaction(async (tx) => {
+            await repo.setSubscriptionPeriod(tx, sub.id, periodStart, end);
+            await grantPlanCredits(
+              tx,
+              sub.userId,
+              plan,
+              { type: 'local_renewal', id: `${sub.id}:${periodStart.getTime() / 1000}` },
+              periodStart,
+            );
+          });
+          granted += 1;
+          start = end;
+        }
+      }
+      for (const sub of await repo.activeYearlySubscriptions(db)) {
+        const plan = findPlan(sub.planId);
+        if (!plan) continue;
+        const startEpoch = Math.floor(sub.currentPeriodStart.getTime() / 1000);
+        for (let month = 1; month < 12; month++) {
+          const due = new Date(sub.currentPeriodStart);
+          due.setUTCMonth(due.getUTCMonth() + month);
+          if (due > now) break;
+          await db.transaction(async (tx) => {
+            const applied = await applyCreditChange(tx, {
+              userId: sub.userId,
+              amount: plan.credits,
+              sourceType: 'subscription_month',
+              sourceId: `${sub.id}:${startEpoch}:${month}`,
+              description: `${plan.name} plan (yearly): ${plan.credits} credits for month ${month + 1}`,
+            });
+            if (!applied.duplicate) granted += 1;
+          });
+        }
+      }
+      return granted;
+    },
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * The site-build domain in the app, in two plugins. `site-build`: the publisher that rebuilds
+ * the static release when public content changes (`app.publisher`, `app.siteBuilder`,
+ * `app.writeSnapshot`, `app.siteRelease` for the blog, admin and main.ts). `site`, registered
+ * last: the sample clips (`app.samples`) and, with SERVE_SITE, the live release on this port.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config.ts';
+import { LOCK_KEYS, type Database } from '../../core/db.ts';
+import type { BlogService } from '../blog/service.ts';
+import { createPostsSiteBuilder, postsSnapshotPath, writePostsSnapshot } from './posts-snapshot.ts';
+import { createPublisher, type Publisher } from './publisher.ts';
+import { openSampleLibrary, type SampleLibrary, type SampleRenderer } from './samples.ts';
+import { samplesRoutes } from './samples-routes.ts';
+import { PROJECT_ROOT, type SiteBuilder } from './service.ts';
+import {
+  loadLiveRelease,
+  staticSitePlugin,
+  type LiveRelease,
+  type SiteFallback,
+} from './static-site.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    siteRelease: LiveRelease;
+    publisher: Publisher;
+    siteBuilder: SiteBuilder | null;
+    /** The site's sample clips; main.ts renders the missing ones in the background. */
+    samples: SampleLibrary;
+    /** Writes the published-posts snapshot the static build reads. */
+    writeSnapshot: () => Promise<void>;
+  }
+}
+
+/** The composition root creates the live release's index: security headers read it too. */
+export { emptyLiveRelease } from './static-site.ts';
+
+/** What the build and the /blog/{slug} fallback read from the blog. */
+export type PublishedPosts = Pick<BlogService, 'snapshot' | 'resolveSlug'>;
+
+export const siteBuildPlugin = fp(
+  async (
+    app: FastifyInstance,
+    opts: {
+      config: Config;
+      database: Database;
+      /** The live release's index; the security headers read its inline-script hashes. */
+      release: LiveRelease;
+      /**
+       * The blog's posts. The blog plugin registers after this one (it schedules rebuilds through
+       * the publisher), so they are read when a build runs, never at registration.
+       */
+      posts: () => PublishedPosts;
+      /** Debounce between a public content change and its rebuild (default 1.5 s). */
+      publishDebounceMs?: number | undefined;
+    },
+  ) => {
+    const { config, database, release } = opts;
+    const builder = config.serveSite
+      ? createPostsSiteBuilder({
+          dataDir: config.dataDir,
+          publicSiteUrl: config.publicSiteUrl,
+          log: app.log,
+          onSwitch: () => loadLiveRelease(config.dataDir, release),
+        })
+      : null;
+    const snapshotPath = postsSnapshotPath(config.dataDir);
+    const writeSnapshot = () => writePostsSnapshot(snapshotPath, () => opts.posts().snapshot());
+    const publisher = createPublisher({
+      builder,
+      writeSnapshot,
+      debounceMs: opts.publishDebounceMs ?? 1500,
+      log: app.log,
+      exclusive: (fn) => database.exclusive(LOCK_KEYS.siteBuild, fn),
+    });
+    app.decorate('siteRelease', release);
+    app.decorate('publisher', publisher);
+    app.decorate('siteBuilder', builder);
+    app.decorate('writeSnapshot', writeSnapshot);
+  },
+  { name: 'site-build', dependencies: ['database'] },
+);
+
+/**
+ * What this instance serves of the site: the sample clips, and with SERVE_SITE the live release
+ * for every address no route takes. Register it last: the release server decorates
+ * `reply.sendFile` at the root, which the static-file scopes registered before it would clash
+ * with.
+ */
+export const sitePlugin = fp(
+  async (
+    app: FastifyInstance,
+    opts: {
+      config: Config;
+      release: LiveRelease;
+      posts: PublishedPosts;
+      /** Default: the local ffmpeg renderer. */
+      sampleRenderer?: SampleRenderer | undefined;
+    },
+  ) => {
+    const { config, release } = opts;
+    // The site's sample clips, from the render cache (releases carry none).
+    const samples = await openSampleLibrary({
+      projectRoot: PROJECT_ROOT,
+      log: app.log,
+      ...(opts.sampleRenderer ? { render: opts.sampleRenderer } : {}),
+      ...(config.samples.cacheDir ? { cacheDir: config.samples.cacheDir } : {}),
+    });
+    await app.register(samplesRoutes, { samples });
+    app.decorate('samples', samples);
+
+    if (config.serveSite) {
+      await loadLiveRelease(config.dataDir, release);
+      await app.register(staticSitePlugin, {
+        dataDir: config.dataDir,
+        release,
+        fallback: blogArticleFallback(opts.posts),
+      });
+    }
+  },
+  { name: 'site', dependencies: ['access', 'site-build', 'blog'] },
+);
+
+/**
+ * /blog/{slug} without a page of its own: an old slug redirects; a post published while the
+ * rebuild is pending gets the article shell, which loads it from the API.
+ */
+function blogArticleFallback(posts: PublishedPosts): SiteFallback {
+  return async (urlPath) => {
+    const match = /^\/blog\/([^/]+)$/.exec(urlPath);
+    if (!match) return null;
+    let slug: string;
+    try {
+      slug = decodeURIComponent(match[1]!);
+    } catch {
+      return null;
+    }
+    const found = await posts.resolveSlug(slug);
+    if (found.redirectTo) return { redirect: `/blog/${encodeURIComponent(found.redirectTo)}` };
+    return { file: 'blog/article-shell.html', status: found.published ? 200 : 404 };
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Blog values the site and the server both use (spec 3 blog entities, 5 validation, 6 roles,
+ * 9 paging and limits). Plain values only: the schemas are in server/contracts/blog.ts.
+ */
+import { MEGABYTE } from './images.ts';
+
+/** Spec 9: blog pages hold 12 posts. */
+export const BLOG_PAGE_SIZE = 12;
+/** Spec 9: excerpts are cut at 100 characters. */
+export const EXCERPT_LENGTH = 100;
+/** Spec 9: an uploaded image is at most 10 MB. */
+export const MAX_UPLOAD_BYTES = 10 * MEGABYTE;
+
+export const POST_STATUSES = ['draft', 'published', 'archived'] as const;
+
+/** Longest fields of a post the editor may send (the server refuses longer ones). */
+export const POST_TITLE_MAX = 200;
+export const POST_CONTENT_MAX = 2_000_000;
+export const POST_EXCERPT_MAX = 1000;
+export const POST_IMAGE_URL_MAX = 2000;
+export const POST_META_TITLE_MAX = 200;
+export const POST_META_DESCRIPTION_MAX = 500;
+export const POST_TAG_MAX = 40;
+export const POST_TAGS_MAX = 20;
+
+/** Texts the server answers and the blog pages show (spec 6, 8). */
+export const BLOG_MESSAGES = {
+  notFound: 'Article not found',
+  /** Spec 6: the blog manager's right; the admin page alerts with exactly this text on 403. */
+  noPermission: 'You do not have blog management permissions',
+} as const;
