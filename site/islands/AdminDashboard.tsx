@@ -12,8 +12,9 @@ import {
   onAdminSessionEnded,
   readAdminToken,
   signOutAdmin,
-} from '../lib/admin-api.ts';
-import { apiErrorMessage } from '../lib/api.ts';
+} from '../lib/api/admin.ts';
+import { apiErrorMessage } from '../lib/api/http.ts';
+import * as icons from '../lib/icons/index.ts';
 import { ActionDialogProvider } from './admin/ActionDialog.tsx';
 import AuditLogView from './admin/AuditLogView.tsx';
 import Overview from './admin/Overview.tsx';
@@ -95,9 +96,7 @@ function Dashboard({ admin, onSignOut }: { admin: AdminIdentity; onSignOut: () =
               onClick={() => void signOut()}
               disabled={signingOut}
             >
-              <Icon>
-                <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l5-5-5-5M15 12H4" />
-              </Icon>
+              <Icon icon={icons.arrowIntoDoor} />
               Sign out
             </button>
           </div>

@@ -5,21 +5,17 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AdminPost } from '../../server/contracts/blog.ts';
-import { $authToken, initAuth } from '../stores/auth.ts';
-import {
-  checkBlogAccess,
-  deletePost,
-  failureReason,
-  getPost,
-  listPosts,
-} from './blog-admin/admin-api.ts';
+import { BLOG_MESSAGES } from '../../shared/blog.ts';
+import { checkBlogAccess, deletePost, failureReason, getPost, listPosts } from '../lib/api/blog.ts';
+import * as icons from '../lib/icons/index.ts';
+import { $authToken } from '../stores/auth.ts';
 import PostEditor from './blog-admin/PostEditor.tsx';
 import PostList from './blog-admin/PostList.tsx';
 import PublishStatus, { usePublishStatus } from './blog-admin/PublishStatus.tsx';
 import LoadingScreen from './LoadingScreen.tsx';
 import Icon from './shared/Icon.tsx';
 
-export const NO_PERMISSION_MESSAGE = 'You do not have blog management permissions';
+export const NO_PERMISSION_MESSAGE = BLOG_MESSAGES.noPermission;
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete this article?';
 /** How long a success message stays in the banner. */
 const MESSAGE_MS = 6000;
@@ -30,28 +26,6 @@ type View =
   | { kind: 'list' }
   /** `post` is null for a new article; `loading` while an edited post is fetched. */
   | { kind: 'editor'; session: number; post: AdminPost | null; loading: boolean };
-
-function PlusIcon() {
-  return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d="M12 5v14M5 12h14"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-      />
-    </svg>
-  );
-}
-
-function HomeIcon() {
-  return (
-    <Icon>
-      <path d="M15 18l-6-6 6-6" />
-    </Icon>
-  );
-}
 
 export default function BlogAdmin() {
   const [access, setAccess] = useState<Access>('checking');
@@ -78,7 +52,6 @@ export default function BlogAdmin() {
 
   // Spec 6: no stored token → /login; 403 → alert and /; any other failure → /login.
   useEffect(() => {
-    initAuth();
     if (!$authToken.get()) {
       window.location.replace('/login');
       return;
@@ -106,7 +79,7 @@ export default function BlogAdmin() {
     // Warm the editor's code (Quill, the slug rule) while the list is read, so it opens at once.
     const timer = setTimeout(() => {
       import('./blog-admin/quill-setup.ts').catch(() => undefined);
-      import('../../server/contracts/slug.ts').catch(() => undefined);
+      import('../../shared/slug.ts').catch(() => undefined);
     }, 1000);
     return () => clearTimeout(timer);
   }, [access]);
@@ -189,11 +162,11 @@ export default function BlogAdmin() {
         </div>
         <div className="blog-admin__header-actions">
           <a className="btn btn-secondary" href="/">
-            <HomeIcon />
+            <Icon icon={icons.chevronLeft} />
             Back to Home
           </a>
           <button type="button" className="btn btn-primary" onClick={openNew}>
-            <PlusIcon />
+            <Icon icon={icons.plus} />
             New Article
           </button>
         </div>
@@ -202,16 +175,7 @@ export default function BlogAdmin() {
       <p className="blog-admin__message" role="status" data-testid="blog-admin-message">
         {message && (
           <>
-            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-              <path
-                d="m5 12.5 4.5 4.5L19 7.5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2.2"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
+            <Icon icon={icons.check} strokeWidth={2.2} />
             {message}
           </>
         )}

@@ -3,7 +3,6 @@
  * `?type=`, the prompt, the image in image mode, the button area that depends on the user and
  * credits, and the result panel. The fixed settings and cost line arrive as static children.
  */
-import { useStore } from '@nanostores/react';
 import {
   useEffect,
   useId,
@@ -13,8 +12,9 @@ import {
   type ReactNode,
   type SubmitEvent,
 } from 'react';
-import { VIDEO_COST } from '../../server/contracts/video.ts';
-import { $authReady, $authToken, $user, initAuth } from '../stores/auth.ts';
+import { VIDEO_COST } from '../../shared/video.ts';
+import * as icons from '../lib/icons/index.ts';
+import { $authReady, $authToken, $user } from '../stores/auth.ts';
 import { $credits } from '../stores/credits.ts';
 import {
   $generation,
@@ -22,16 +22,15 @@ import {
   stopPolling,
   submitGeneration,
   syncGenerationUser,
-  validateGeneration,
-  type GeneratorMode,
 } from './generator/generation.ts';
+import { validateGeneration, type GeneratorMode } from './generator/generation-rules.ts';
 import ImageUpload, { type ImageChoice } from './generator/ImageUpload.tsx';
 import ModeTabs, { tabId } from './generator/ModeTabs.tsx';
 import { PROMPT_MAX_LENGTH, promptFromSearch } from './generator/prompt-prefill.ts';
 import ResultPanel from './generator/ResultPanel.tsx';
-
-/** Hydrate with the stores' initial values (what the pre-rendered HTML shows), then go live. */
-const HYDRATE = { ssr: 'initial' } as const;
+import { setUrl, subscribeToUrl } from './shared/url-state.ts';
+import { useHydratedStore } from './shared/use-hydrated-store.ts';
+import Icon from './shared/Icon.tsx';
 
 /** Below this width the result panel sits under the form, so it is scrolled into view. */
 const ONE_COLUMN_QUERY = '(max-width: 899px)';
@@ -48,17 +47,6 @@ const PLACEHOLDERS: Record<GeneratorMode, string> = {
 
 // ---------- The mode lives in the URL (spec 2: `?type=text|image`, default text) ----------
 
-const urlListeners = new Set<() => void>();
-
-function subscribeToUrl(onChange: () => void): () => void {
-  urlListeners.add(onChange);
-  window.addEventListener('popstate', onChange);
-  return () => {
-    urlListeners.delete(onChange);
-    window.removeEventListener('popstate', onChange);
-  };
-}
-
 function modeFromUrl(): GeneratorMode {
   return new URLSearchParams(window.location.search).get('type') === 'image' ? 'image' : 'text';
 }
@@ -72,8 +60,7 @@ function promptFromUrl(): string {
 function writeModeToUrl(mode: GeneratorMode): void {
   const url = new URL(window.location.href);
   url.searchParams.set('type', mode);
-  window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
-  for (const listener of urlListeners) listener();
+  setUrl(url.pathname + url.search + url.hash, 'replace');
 }
 
 // ---------- Pieces ----------
@@ -119,24 +106,17 @@ function ButtonArea({ ready, signedIn, credits, busy }: ButtonAreaProps) {
         aria-busy={busy}
         data-testid="generate-button"
       >
-        {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : <SparkIcon />}
+        {busy ? (
+          <span className="spinner spinner-sm" aria-hidden="true" />
+        ) : (
+          <Icon icon={icons.spark} />
+        )}
         {busy ? 'Generating…' : 'Generate Video'}
       </button>
       <p className="gen-balance">
         Balance: <strong>{credits.toLocaleString('en-US')} credits</strong>
       </p>
     </div>
-  );
-}
-
-function SparkIcon() {
-  return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9zM19 16l.8 2.2L22 19l-2.2.8L19 22l-.8-2.2L16 19l2.2-.8z"
-        fill="currentColor"
-      />
-    </svg>
   );
 }
 
@@ -150,11 +130,11 @@ interface GeneratorProps {
 type ErrorField = 'prompt' | 'image' | null;
 
 export default function Generator({ children }: GeneratorProps) {
-  const ready = useStore($authReady, HYDRATE);
-  const token = useStore($authToken, HYDRATE);
-  const user = useStore($user, HYDRATE);
-  const credits = useStore($credits, HYDRATE);
-  const generation = useStore($generation, HYDRATE);
+  const ready = useHydratedStore($authReady);
+  const token = useHydratedStore($authToken);
+  const user = useHydratedStore($user);
+  const credits = useHydratedStore($credits);
+  const generation = useHydratedStore($generation);
   const mode = useSyncExternalStore<GeneratorMode>(subscribeToUrl, modeFromUrl, () => 'text');
 
   const linkedPrompt = useSyncExternalStore(subscribeToUrl, promptFromUrl, () => '');
@@ -180,7 +160,6 @@ export default function Generator({ children }: GeneratorProps) {
   const userId = ready ? (signedIn && user ? user.id : null) : undefined;
 
   useEffect(() => {
-    initAuth();
     return () => {
       // Spec: stop polling when the generator goes away.
       stopPolling();

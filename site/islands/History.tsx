@@ -2,22 +2,23 @@
  * /video-history (spec 2 "History", 5, 7 GET /api/video/history): the signed-in user's completed
  * videos, 10 per page, newest first, with the page in `?page=n`.
  */
-import { useStore } from '@nanostores/react';
-import { isHTTPError } from 'ky';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { HistoryResponse } from '../../server/contracts/video.ts';
-import { api, readApiError } from '../lib/api.ts';
+import { httpStatus, readApiError } from '../lib/api/http.ts';
+import { getHistory } from '../lib/api/video.ts';
+import * as icons from '../lib/icons/index.ts';
+import type { IconData } from '../lib/icons/index.ts';
 import { GENERATOR_PATH } from '../lib/site.ts';
-import { $authReady, $authToken, $user, initAuth } from '../stores/auth.ts';
+import { HISTORY_MESSAGES, HISTORY_PAGE_SIZE } from '../../shared/video.ts';
+import { $authReady, $authToken, $user } from '../stores/auth.ts';
 import HistoryCard from './history/HistoryCard.tsx';
 import Pager from './history/Pager.tsx';
+import Icon from './shared/Icon.tsx';
+import { setUrl, subscribeToUrl } from './shared/url-state.ts';
+import { useHydratedStore } from './shared/use-hydrated-store.ts';
 
-const HYDRATE = { ssr: 'initial' } as const;
-
-/** Spec 9: history pages hold 10 videos. */
-export const HISTORY_PAGE_SIZE = 10;
 /** Spec 5: history needs a user with an id. */
-export const LOGIN_FIRST = 'Please login first';
+export const LOGIN_FIRST = HISTORY_MESSAGES.signInRequired;
 const LOAD_FAILED = 'Could not load your videos. Please try again.';
 
 type HistoryData = HistoryResponse['data'];
@@ -27,17 +28,6 @@ type Answer =
   | { key: string; ok: false; message: string; signedOut: boolean };
 
 // ---------- The page lives in the URL (`?page=n`) ----------
-
-const urlListeners = new Set<() => void>();
-
-function subscribeToUrl(onChange: () => void): () => void {
-  urlListeners.add(onChange);
-  window.addEventListener('popstate', onChange);
-  return () => {
-    urlListeners.delete(onChange);
-    window.removeEventListener('popstate', onChange);
-  };
-}
 
 /** `?page=n` as a whole number ≥ 1; anything else is page 1. */
 export function parsePage(value: string | null): number {
@@ -57,24 +47,19 @@ function pageHref(page: number): string {
 }
 
 function goToPage(page: number, how: 'push' | 'replace'): void {
-  const href = pageHref(page);
-  if (how === 'push') window.history.pushState(window.history.state, '', href);
-  else window.history.replaceState(window.history.state, '', href);
-  for (const listener of urlListeners) listener();
+  setUrl(pageHref(page), how);
 }
 
 /** The server's page size is authoritative; the pager is built from its `pages`. */
 async function loadHistory(page: number, key: string): Promise<Answer> {
   try {
-    const body = await api
-      .get('/api/video/history', { searchParams: { page, limit: HISTORY_PAGE_SIZE } })
-      .json<HistoryResponse>();
+    const body = await getHistory(page, HISTORY_PAGE_SIZE);
     if (!body?.success || !body.data || !Array.isArray(body.data.items)) {
       return { key, ok: false, message: LOAD_FAILED, signedOut: false };
     }
     return { key, ok: true, data: body.data };
   } catch (error) {
-    const signedOut = isHTTPError(error) && error.response.status === 401;
+    const signedOut = httpStatus(error) === 401;
     const message = readApiError(error)?.message || (signedOut ? LOGIN_FIRST : LOAD_FAILED);
     return { key, ok: false, message, signedOut };
   }
@@ -86,7 +71,7 @@ function Skeleton({ count = 4 }: { count?: number }) {
   return (
     <ul className="history-grid" role="list" aria-hidden="true">
       {Array.from({ length: count }, (_, index) => (
-        <li key={index} className="history-card history-card--skeleton">
+        <li key={index} className="card history-card history-card--skeleton">
           <div className="history-card__video skeleton-block" />
           <div className="history-card__body">
             <span className="skeleton-line" />
@@ -99,53 +84,52 @@ function Skeleton({ count = 4 }: { count?: number }) {
   );
 }
 
-function SignInPrompt() {
+interface StateMessageProps {
+  testId: string;
+  icon: IconData;
+  title: string;
+  text: string;
+  href: string;
+  action: string;
+}
+
+/** A whole-page state (signed out, no videos yet): icon, title, text and the way forward. */
+function StateMessage({ testId, icon, title, text, href, action }: StateMessageProps) {
   return (
-    <div className="history-state" data-testid="history-login">
-      <span className="history-state__icon">
-        <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-          <g fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-            <rect x="4" y="10" width="16" height="11" rx="2" />
-            <path d="M8 10V7a4 4 0 0 1 8 0v3" />
-          </g>
-        </svg>
+    <div className="history-state" data-testid={testId}>
+      <span className="icon-circle">
+        <Icon icon={icon} />
       </span>
-      <h2 className="history-state__title">Sign in to see your videos</h2>
-      <p className="history-state__text">
-        Your history keeps every video you have generated, ready to watch and download.
-      </p>
-      <a className="btn btn-primary" href="/login">
-        Login Now
+      <h2 className="history-state__title">{title}</h2>
+      <p className="history-state__text">{text}</p>
+      <a className="btn btn-primary" href={href}>
+        {action}
       </a>
     </div>
   );
 }
 
-function Empty() {
-  return (
-    <div className="history-state" data-testid="history-empty">
-      <span className="history-state__icon">
-        <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-          <g
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          >
-            <rect x="2" y="4" width="20" height="16" rx="2" />
-            <path d="M10 9.5v5l4-2.5z" />
-          </g>
-        </svg>
-      </span>
-      <h2 className="history-state__title">No completed videos yet</h2>
-      <p className="history-state__text">Videos you generate appear here once they are ready.</p>
-      <a className="btn btn-primary" href={GENERATOR_PATH}>
-        Generate a video
-      </a>
-    </div>
-  );
-}
+const SignInPrompt = () => (
+  <StateMessage
+    testId="history-login"
+    icon={icons.lock}
+    title="Sign in to see your videos"
+    text="Your history keeps every video you have generated, ready to watch and download."
+    href="/login"
+    action="Login Now"
+  />
+);
+
+const Empty = () => (
+  <StateMessage
+    testId="history-empty"
+    icon={icons.video}
+    title="No completed videos yet"
+    text="Videos you generate appear here once they are ready."
+    href={GENERATOR_PATH}
+    action="Generate a video"
+  />
+);
 
 function LoadError({
   message,
@@ -178,9 +162,9 @@ function LoadError({
 // ---------- The island ----------
 
 export default function History() {
-  const ready = useStore($authReady, HYDRATE);
-  const token = useStore($authToken, HYDRATE);
-  const user = useStore($user, HYDRATE);
+  const ready = useHydratedStore($authReady);
+  const token = useHydratedStore($authToken);
+  const user = useHydratedStore($user);
   const page = useSyncExternalStore(subscribeToUrl, pageFromUrl, () => 1);
   const [attempt, setAttempt] = useState(0);
   const [answer, setAnswer] = useState<Answer | null>(null);
@@ -189,10 +173,6 @@ export default function History() {
   const signedIn = ready && Boolean(token && user);
   const userId = signedIn ? (user?.id ?? '') : null;
   const requestKey = `${userId}:${page}:${attempt}`;
-
-  useEffect(() => {
-    initAuth();
-  }, []);
 
   useEffect(() => {
     // Spec 5: no request without a user id.

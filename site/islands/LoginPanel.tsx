@@ -1,15 +1,13 @@
 /** The /login page body (spec 2 Routes, 4 Login, 8 Login): Google sign-in and local sign-in. */
-import { useStore } from '@nanostores/react';
 import { GoogleLogin, GoogleOAuthProvider, type CredentialResponse } from '@react-oauth/google';
-import { useEffect, useState, type SubmitEvent } from 'react';
+import { useEffect, useState, type InputHTMLAttributes, type SubmitEvent } from 'react';
 import type { AuthConfigResponse, SessionResponse } from '../../server/contracts/auth.ts';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../shared/auth.ts';
 import { trackLogin } from '../lib/analytics.ts';
-import { api } from '../lib/api.ts';
-import { $authReady, $authToken, $user, initAuth, setSession } from '../stores/auth.ts';
+import { getAuthConfig, signInLocally, signInWithGoogle } from '../lib/api/auth.ts';
+import { $authReady, $authToken, $user, setSession } from '../stores/auth.ts';
 import LoadingScreen from './LoadingScreen.tsx';
-
-/** Hydrate with the stores' initial values (what the pre-rendered HTML shows), then go live. */
-const HYDRATE = { ssr: 'initial' } as const;
+import { useHydratedStore } from './shared/use-hydrated-store.ts';
 
 type AuthConfig = AuthConfigResponse['data'];
 
@@ -47,9 +45,7 @@ function GoogleSignIn({ clientId, onBusy }: { clientId: string; onBusy: (busy: b
     }
     onBusy(true);
     try {
-      const body = await api
-        .post('/api/auth/google', { json: { credential } })
-        .json<SessionResponse>();
+      const body = await signInWithGoogle(credential);
       completeSignIn(body, 'google');
     } catch (error) {
       console.error('[login] Google sign-in failed', error);
@@ -78,6 +74,27 @@ function GoogleSignIn({ clientId, onBusy }: { clientId: string; onBusy: (busy: b
   );
 }
 
+type TextFieldProps = { id: string; label: string; onValue: (value: string) => void } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'id' | 'onChange'
+>;
+
+/** A required text input of the local sign-in form, with its label. */
+function TextField({ id, label, onValue, ...input }: TextFieldProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className="input"
+        {...input}
+        required
+        onChange={(event) => onValue(event.target.value)}
+      />
+    </div>
+  );
+}
+
 function LocalSignIn() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -88,9 +105,7 @@ function LocalSignIn() {
     if (busy) return;
     setBusy(true);
     try {
-      const body = await api
-        .post('/api/auth/local', { json: { name: name.trim(), email: email.trim() } })
-        .json<SessionResponse>();
+      const body = await signInLocally(name.trim(), email.trim());
       completeSignIn(body, 'local');
       // Busy stays on: the page is navigating home.
     } catch (error) {
@@ -106,35 +121,27 @@ function LocalSignIn() {
         <strong>Local development sign-in.</strong> No password: enter any name and email to create
         or reuse a local account.
       </p>
-      <div className="field">
-        <label htmlFor="login-name">Name</label>
-        <input
-          id="login-name"
-          className="input"
-          name="name"
-          type="text"
-          autoComplete="name"
-          required
-          maxLength={80}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="login-email">Email</label>
-        <input
-          id="login-email"
-          className="input"
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-          maxLength={254}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-      </div>
+      <TextField
+        id="login-name"
+        label="Name"
+        name="name"
+        type="text"
+        autoComplete="name"
+        maxLength={NAME_MAX_LENGTH}
+        value={name}
+        onValue={setName}
+      />
+      <TextField
+        id="login-email"
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        maxLength={EMAIL_MAX_LENGTH}
+        value={email}
+        onValue={setEmail}
+      />
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
         {busy ? 'Signing in...' : 'Sign in'}
       </button>
@@ -143,18 +150,14 @@ function LocalSignIn() {
 }
 
 export default function LoginPanel() {
-  const ready = useStore($authReady, HYDRATE);
-  const user = useStore($user, HYDRATE);
-  const token = useStore($authToken, HYDRATE);
+  const ready = useHydratedStore($authReady);
+  const user = useHydratedStore($user);
+  const token = useHydratedStore($authToken);
   const [config, setConfig] = useState<ConfigState>({ status: 'loading' });
   const [configAttempt, setConfigAttempt] = useState(0);
   const [googleBusy, setGoogleBusy] = useState(false);
 
   const alreadySignedIn = ready && Boolean(user) && Boolean(token);
-
-  useEffect(() => {
-    initAuth();
-  }, []);
 
   useEffect(() => {
     // Spec 2: a user with both a stored user and token is sent to / (replacing /login in history).
@@ -166,9 +169,7 @@ export default function LoginPanel() {
 
   useEffect(() => {
     let cancelled = false;
-    api
-      .get('/api/auth/config')
-      .json<AuthConfigResponse>()
+    getAuthConfig()
       .then((body) => {
         if (!cancelled) setConfig({ status: 'ready', config: body.data });
       })

@@ -4,21 +4,21 @@
  * payment and cancel dialogs, and the return from checkout. The cards themselves are static
  * HTML in the page; their buttons are the small PlanAction and PackAction islands.
  */
-import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
-import { $authReady, $authToken, $user, initAuth } from '../stores/auth.ts';
+import { formatCredits } from '../lib/format.ts';
+import * as icons from '../lib/icons/index.ts';
+import { $authReady, $authToken, $user } from '../stores/auth.ts';
 import { $credits } from '../stores/credits.ts';
 import {
   $subscription,
-  formatCredits,
   handleCheckoutReturn,
   type ActiveSubscription,
 } from '../stores/subscription.ts';
 import CancelDialog from './pricing/CancelDialog.tsx';
 import PaymentDialog from './pricing/PaymentDialog.tsx';
 import StatusBanner from './pricing/StatusBanner.tsx';
-
-const HYDRATE = { ssr: 'initial' } as const;
+import Icon from './shared/Icon.tsx';
+import { useHydratedStore } from './shared/use-hydrated-store.ts';
 
 interface PricingProps {
   /** Plan names by id, for the active-subscription box. */
@@ -27,21 +27,6 @@ interface PricingProps {
 
 function formatDate(date: Date): string {
   return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
-}
-
-function CoinIcon() {
-  return (
-    <svg className="pricing-account__coin" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="2" />
-      <path
-        d="M12 7.5v9M9.5 10h4a1.5 1.5 0 010 3h-3a1.5 1.5 0 000 3h4"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.6"
-        strokeLinecap="round"
-      />
-    </svg>
-  );
 }
 
 function ActiveSubscriptionBox({
@@ -98,16 +83,15 @@ function ActiveSubscriptionBox({
 }
 
 export default function Pricing({ planNames }: PricingProps) {
-  const ready = useStore($authReady, HYDRATE);
-  const token = useStore($authToken, HYDRATE);
-  const user = useStore($user, HYDRATE);
-  const credits = useStore($credits, HYDRATE);
-  const status = useStore($subscription, HYDRATE);
+  const ready = useHydratedStore($authReady);
+  const token = useHydratedStore($authToken);
+  const user = useHydratedStore($user);
+  const credits = useHydratedStore($credits);
+  const status = useHydratedStore($subscription);
   const [cancelOpen, setCancelOpen] = useState(false);
   const accountRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    initAuth();
     void handleCheckoutReturn();
   }, []);
 
@@ -123,7 +107,7 @@ export default function Pricing({ planNames }: PricingProps) {
         ) : signedIn ? (
           <>
             <p className="pricing-account__credits" data-testid="pricing-credits">
-              <CoinIcon />
+              <Icon icon={icons.coinOutline} className="pricing-account__coin" />
               <span>
                 Your balance: <strong>{formatCredits(credits)}</strong>
               </span>

@@ -1,21 +1,18 @@
 /**
  * Blog helpers shared by the pre-rendered pages and the browser islands (spec 2 "Blog list",
- * "Blog article"; 9 paging). Types only from server/contracts: its values would pull TypeBox
- * into the browser, so the two constants are declared again here.
+ * "Blog article"; 9 paging). Paging, excerpt length and the server's texts come from
+ * shared/blog.ts; only types come from server/contracts.
  */
 import type { PostDetail } from '../../server/contracts/blog.ts';
+import { BLOG_MESSAGES, BLOG_PAGE_SIZE, EXCERPT_LENGTH } from '../../shared/blog.ts';
 import { BRAND } from './site.ts';
 
-/** Spec 9: blog pages hold 12 posts (server/contracts/blog.ts BLOG_PAGE_SIZE). */
-export const BLOG_PAGE_SIZE = 12;
-/** Spec 9: excerpts are cut at 100 characters (server/contracts/blog.ts EXCERPT_LENGTH). */
-export const EXCERPT_LENGTH = 100;
 /** Spec 9: the blog pager shows up to 5 page buttons. */
 export const PAGER_WINDOW = 5;
 
 export const BLOG_PATH = '/blog';
 export const NO_ARTICLES = 'No articles yet';
-export const ARTICLE_NOT_FOUND = 'Article not found';
+export const ARTICLE_NOT_FOUND = BLOG_MESSAGES.notFound;
 /** Spec 8: what the reader sees when the article request fails. */
 export const ARTICLE_LOAD_FAILED = '加载文章失败';
 export const BACK_TO_BLOG = 'Back to Blog';

@@ -1,9 +1,8 @@
 /** The signed-in user's credit balance (spec 4 "Credits", 9: cache 3000 ms). */
 import { atom, onMount } from 'nanostores';
 import type { PublicUser } from '../../server/contracts/auth.ts';
-import type { BalanceResponse } from '../../server/contracts/credits.ts';
-import { isHTTPError } from 'ky';
-import { api } from '../lib/api.ts';
+import { getBalance } from '../lib/api/credits.ts';
+import { httpStatus } from '../lib/api/http.ts';
 import { $user, clearSession, updateUser } from './auth.ts';
 
 export const CREDITS_CACHE_MS = 3000;
@@ -47,7 +46,7 @@ export function refreshCredits({ force = false }: { force?: boolean } = {}): Pro
 async function fetchBalance(userId: string): Promise<number> {
   let total = 0;
   try {
-    const body = await api.get('/api/credits/balance').json<BalanceResponse>();
+    const body = await getBalance();
     total = body.data.total_credits;
     cached = { userId, total, at: Date.now() };
     adoptServerUser(body.data.user);
@@ -55,7 +54,7 @@ async function fetchBalance(userId: string): Promise<number> {
     // HTTP and network failures are already logged by the api client; this catches bad bodies too.
     console.error('[credits] balance unavailable, showing 0', error);
     // A 401 means the stored session expired or was revoked elsewhere: show the visitor signed out.
-    if (isHTTPError(error) && error.response.status === 401 && $user.get()?.id === userId) {
+    if (httpStatus(error) === 401 && $user.get()?.id === userId) {
       clearSession();
     }
   }

@@ -2,29 +2,32 @@
  * Subscription status and the pricing page's purchase flow (spec 4 "Subscription", "Payment
  * dialog"; 5 Purchase; 7 stripe calls; 8 Payment).
  *
- * Only types come from server/contracts/billing.ts: its values build TypeBox schemas at import,
- * which would pull the schema library into the browser. The page passes catalogue data as props.
+ * Only types come from server/contracts/billing.ts (its values are TypeBox schemas); the texts the
+ * server also answers come from shared/billing.ts. The page passes catalogue data as props.
  */
-import { isHTTPError } from 'ky';
 import { atom, onMount } from 'nanostores';
 import type {
-  BillingCycle,
-  CancelSubscriptionResponse,
   CheckoutStatusResponse,
   PaymentRequest,
   PaymentSessionResponse,
   SubscriptionInfo,
 } from '../../server/contracts/billing.ts';
+import { BILLING_MESSAGES, CURRENCY, type BillingCycle } from '../../shared/billing.ts';
 import { trackCancelSubscription, trackPurchase, trackSubscribe } from '../lib/analytics.ts';
-import { api, readApiError } from '../lib/api.ts';
+import {
+  cancelSubscriptionNow,
+  createPaymentSession,
+  getCheckoutStatus,
+  getSubscriptionStatus,
+} from '../lib/api/billing.ts';
+import { httpStatus, readApiError } from '../lib/api/http.ts';
 import { $authToken, $user } from './auth.ts';
 import { refreshCredits } from './credits.ts';
 
 // ---------- Messages (spec 5 and 8: quoted exactly) ----------
 
-export const LOGIN_REQUIRED = 'Please login before purchasing';
-export const ALREADY_SUBSCRIBED =
-  'You already have an active subscription. Please cancel it first to switch plans.';
+export const LOGIN_REQUIRED = BILLING_MESSAGES.signInRequired;
+export const ALREADY_SUBSCRIBED = BILLING_MESSAGES.alreadySubscribed;
 export const SESSION_FAILED = 'Failed to create payment session. Please try again.';
 export const PAYMENT_FAILED = 'Payment failed. Please try again later.';
 export const PAYMENT_SUCCEEDED = 'Payment successful! Your credits have been added.';
@@ -42,15 +45,6 @@ export const BANNER_LONG_MS = 5000;
 /** Brief: poll the checkout every 1 s, at most 15 times, after the provider sends the buyer back. */
 export const CHECKOUT_POLL_INTERVAL_MS = 1000;
 export const CHECKOUT_POLL_LIMIT = 15;
-
-// ---------- Display ----------
-
-/** A catalogue price as the spec writes it: 29.9 → "$29.9", 286 → "$286". */
-export const formatPrice = (dollars: number): string => `$${dollars}`;
-
-/** 1340 → "1,340 credits". */
-export const formatCredits = (credits: number): string =>
-  `${credits.toLocaleString('en-US')} ${credits === 1 ? 'credit' : 'credits'}`;
 
 // ---------- Subscription status ----------
 
@@ -131,7 +125,7 @@ export function refreshSubscription(): Promise<void> {
 async function fetchSubscription(userId: string): Promise<void> {
   let next: SubscriptionState;
   try {
-    const body = await api.get('/api/stripe/subscription/status').json<unknown>();
+    const body = await getSubscriptionStatus();
     next = { loaded: true, failed: false, subscription: readSubscriptionStatus(body) };
   } catch (error) {
     console.error('[subscription] status unavailable', error);
@@ -161,9 +155,7 @@ export async function cancelSubscription(): Promise<string> {
   const planId = $subscription.get().subscription?.planId;
   try {
     // No retry: a repeated cancel after a lost answer would only produce a confusing error.
-    const body = await api
-      .post('/api/stripe/subscription/cancel', { json: { immediately: true }, retry: 0 })
-      .json<CancelSubscriptionResponse>();
+    const body = await cancelSubscriptionNow();
     if (!body?.success) throw new Error('Cancel answer without success');
     trackCancelSubscription(planId);
     // Spec 4: cancel (immediate) → none. Show it at once; the refresh confirms.
@@ -258,8 +250,8 @@ export class CheckoutError extends Error {
 }
 
 function checkoutFailure(error: unknown): CheckoutError {
-  if (!isHTTPError(error)) return new CheckoutError(PAYMENT_FAILED, { cause: error });
-  const status = error.response.status;
+  const status = httpStatus(error);
+  if (status === null) return new CheckoutError(PAYMENT_FAILED, { cause: error });
   const serverMessage = readApiError(error)?.message;
   if (status === 401) return new CheckoutError(LOGIN_REQUIRED, { cause: error, loginLink: true });
   if (status === 409) {
@@ -285,10 +277,10 @@ export function paymentRequest(item: PurchaseItem, origin: string): PaymentReque
         plan_id: item.id,
         billing_cycle: 'monthly',
         amount: item.price,
-        currency: 'usd',
+        currency: CURRENCY,
         ...urls,
       }
-    : { type: 'credits', package_id: item.id, amount: item.price, currency: 'usd', ...urls };
+    : { type: 'credits', package_id: item.id, amount: item.price, currency: CURRENCY, ...urls };
 }
 
 /**
@@ -299,12 +291,7 @@ export async function createCheckoutSession(item: PurchaseItem): Promise<string>
   let body: Partial<PaymentSessionResponse> & { success?: boolean };
   try {
     // Money safety: never retry. A retried timeout could open two sessions for one click.
-    body = await api
-      .post('/api/stripe/create-payment-intent', {
-        json: paymentRequest(item, window.location.origin),
-        retry: 0,
-      })
-      .json();
+    body = await createPaymentSession(paymentRequest(item, window.location.origin));
   } catch (error) {
     console.error('[checkout] session not created', error);
     throw checkoutFailure(error);
@@ -333,9 +320,7 @@ async function waitForCheckout(sessionId: string): Promise<CheckoutStatus | 'unk
   for (let attempt = 1; attempt <= CHECKOUT_POLL_LIMIT; attempt += 1) {
     try {
       // One request per attempt: the poll itself is the retry.
-      const body = await api
-        .get(`/api/stripe/checkout/${encodeURIComponent(sessionId)}`, { retry: 0 })
-        .json<CheckoutStatusResponse>();
+      const body = await getCheckoutStatus(sessionId);
       const status = body?.data?.status;
       if (status === 'paid' || status === 'canceled' || status === 'expired') return status;
     } catch (error) {

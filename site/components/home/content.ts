@@ -5,9 +5,9 @@
  */
 import home from '../../../content/home.json' with { type: 'json' };
 import policy from '../../../content/legal/policy.json' with { type: 'json' };
-import { VIDEO_COST, VIDEO_SECONDS } from '../../../server/contracts/video.ts';
+import { VIDEO_COST, VIDEO_SECONDS } from '../../../shared/video.ts';
 import { BRAND, PRODUCT_NAME } from '../../lib/site.ts';
-import { isFeatureIcon, type FeatureIconName } from './icons.ts';
+import { isFeatureIcon, type FeatureIconName } from '../../lib/icons/index.ts';
 
 export interface HomeContent {
   gallery: { title: string; intro: string; uploadDate: string };

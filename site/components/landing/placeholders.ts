@@ -5,7 +5,7 @@
  */
 import { ESTIMATED_TIME } from '../../islands/generator/ResultPanel.tsx';
 import { BRAND, PRODUCT_NAME } from '../../lib/site.ts';
-import { VIDEO_COST, VIDEO_SECONDS } from '../../../server/contracts/video.ts';
+import { VIDEO_COST, VIDEO_SECONDS } from '../../../shared/video.ts';
 
 const VALUES: Record<string, string | number> = {
   brand: BRAND,

@@ -3,7 +3,7 @@
  * samples.ts) from the prompts in content/effects.json and content/landings/*.json. Every
  * release holds `/samples/<id>.mp4` and its 1280×720 JPEG poster `/samples/<id>.jpg`.
  */
-import { VIDEO_SECONDS } from '../../../server/contracts/video.ts';
+import { VIDEO_SECONDS } from '../../../shared/video.ts';
 
 /** The renderer's frame size; pages give it to <img> and <video> so nothing shifts on load. */
 export const SAMPLE_WIDTH = 1280;

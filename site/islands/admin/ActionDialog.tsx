@@ -14,8 +14,9 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
-import { apiErrorMessage } from '../../lib/api.ts';
-import Modal from '../pricing/Modal.tsx';
+import { apiErrorMessage } from '../../lib/api/http.ts';
+import ConfirmButtons from '../shared/ConfirmButtons.tsx';
+import Dialog from '../shared/Dialog.tsx';
 
 export interface ActionRequest {
   /** The question, naming the change and its target: "Add 50 credits to ann@example.com?" */
@@ -91,7 +92,7 @@ export function ActionDialogProvider({ fallbackFocusRef, children }: ProviderPro
   return (
     <ConfirmContext.Provider value={open}>
       {children}
-      <Modal
+      <Dialog
         open={request !== null}
         busy={busy}
         onClose={close}
@@ -126,35 +127,20 @@ export function ActionDialogProvider({ fallbackFocusRef, children }: ProviderPro
                   Close
                 </button>
               ) : (
-                <>
-                  <button
-                    ref={cancelRef}
-                    type="button"
-                    className="btn btn-secondary"
-                    // aria-disabled rather than disabled: focus must not fall out of the dialog.
-                    onClick={() => {
-                      if (!busy) close();
-                    }}
-                    aria-disabled={busy || undefined}
-                  >
-                    Cancel
-                  </button>
-                  <button
-                    type="button"
-                    className={request.tone === 'danger' ? 'btn btn-danger' : 'btn btn-primary'}
-                    onClick={() => void confirm()}
-                    aria-disabled={busy || undefined}
-                    aria-busy={busy || undefined}
-                  >
-                    {busy && <span className="spinner spinner-sm" aria-hidden="true" />}
-                    {request.confirmLabel}
-                  </button>
-                </>
+                <ConfirmButtons
+                  cancelRef={cancelRef}
+                  cancelLabel="Cancel"
+                  confirmLabel={request.confirmLabel}
+                  danger={request.tone === 'danger'}
+                  busy={busy}
+                  onCancel={close}
+                  onConfirm={() => void confirm()}
+                />
               )}
             </div>
           </>
         )}
-      </Modal>
+      </Dialog>
     </ConfirmContext.Provider>
   );
 }

@@ -3,7 +3,8 @@
  * first, with who made it, on whom, and the details recorded with it (amount, reason…).
  */
 import type { AdminAction } from '../../../server/contracts/admin.ts';
-import { listAdminActions } from '../../lib/admin-api.ts';
+import { ADMIN_PAGE_SIZE } from '../../../shared/admin.ts';
+import { listAdminActions } from '../../lib/api/admin.ts';
 import AdminView, { RefreshButton } from './AdminView.tsx';
 import { humanize } from './Badge.tsx';
 import { dateColumn, type Column } from './DataTable.tsx';
@@ -12,8 +13,6 @@ import { Empty } from './ListStates.tsx';
 import PagedTable from './PagedTable.tsx';
 import { userHref } from './route.ts';
 import { usePagedList } from './use-admin-data.ts';
-
-const PAGE_SIZE = 20;
 
 /** The audit names the admin service writes (server/domains/admin/service.ts), in words. */
 const ACTION_LABELS: Record<string, string> = {
@@ -88,7 +87,7 @@ const COLUMNS: Column<AdminAction>[] = [
 ];
 
 export default function AuditLogView() {
-  const list = usePagedList(listAdminActions, PAGE_SIZE);
+  const list = usePagedList(listAdminActions, ADMIN_PAGE_SIZE);
   return (
     <AdminView title="Audit log" tools={<RefreshButton state={list} />}>
       <PagedTable

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 export type BadgeTone = 'good' | 'warn' | 'bad' | 'info' | 'neutral';
 
 export default function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode }) {
-  return <span className={`admin-badge admin-badge--${tone}`}>{children}</span>;
+  return <span className={`badge admin-badge admin-badge--${tone}`}>{children}</span>;
 }
 
 const TASK_TONES: Record<string, BadgeTone> = {

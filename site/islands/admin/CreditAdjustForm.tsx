@@ -4,10 +4,10 @@
  */
 import { useId, useState, type SubmitEvent } from 'react';
 import type { AdminUser } from '../../../server/contracts/admin.ts';
-import { adjustCredits } from '../../lib/admin-api.ts';
+import { adjustCredits } from '../../lib/api/admin.ts';
 import { useConfirmAction } from './ActionDialog.tsx';
+import { ADJUST_REASON_MAX } from '../../../shared/admin.ts';
 import {
-  REASON_MAX,
   adjustmentQuestion,
   checkCreditAdjustment,
   type AdjustmentCheck,
@@ -109,7 +109,7 @@ export default function CreditAdjustForm({ user, onAdjusted }: CreditAdjustFormP
           name="reason"
           autoComplete="off"
           placeholder="e.g. Goodwill for a failed render"
-          maxLength={REASON_MAX + 50}
+          maxLength={ADJUST_REASON_MAX + 50}
           value={reason}
           onValue={setReason}
           error={errors.reason}

@@ -1,6 +1,6 @@
 /**
  * Every dashboard table, from a list of columns: a caption, `th scope="col"` headers, and cells
- * that carry their header as `data-label`, which admin.css shows on phones where each row
+ * that carry their header as `data-label`, which DataTable.css shows on phones where each row
  * becomes a card. The explicit role attributes keep the table semantics that the cards'
  * `display: grid` drops in some browsers.
  *
@@ -59,7 +59,7 @@ export default function DataTable<Row extends { id: string }>({
       aria-busy={busy || undefined}
       tabIndex={0}
     >
-      <table className="admin-table" role="table">
+      <table className="table admin-table" role="table">
         <caption id={captionId}>{caption}</caption>
         <thead role="rowgroup">
           <tr role="row">

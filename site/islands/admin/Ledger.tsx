@@ -1,7 +1,7 @@
 /** A user's credit ledger, newest first and paged: every change with the balance it left. */
 import { useCallback } from 'react';
 import type { AdminTransaction } from '../../../server/contracts/admin.ts';
-import { listUserTransactions, type Page } from '../../lib/admin-api.ts';
+import { listUserTransactions, type Page } from '../../lib/api/admin.ts';
 import { humanize } from './Badge.tsx';
 import { dateColumn, type Column } from './DataTable.tsx';
 import { formatSigned } from './format.ts';

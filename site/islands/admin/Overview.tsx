@@ -4,8 +4,9 @@
  */
 import { useState, type ReactNode } from 'react';
 import type { AdminSiteBuild, SiteBuildState } from '../../../server/contracts/admin.ts';
-import { apiErrorMessage } from '../../lib/api.ts';
-import { getOverview, runSystemCheck, type SystemCheck } from '../../lib/admin-api.ts';
+import { TASK_STATUSES } from '../../../shared/video.ts';
+import { apiErrorMessage } from '../../lib/api/http.ts';
+import { getOverview, runSystemCheck, type SystemCheck } from '../../lib/api/admin.ts';
 import AdminView, { RefreshButton } from './AdminView.tsx';
 import Badge, { type BadgeTone } from './Badge.tsx';
 import Facts, { FactDate, type Fact } from './Facts.tsx';
@@ -133,8 +134,6 @@ function SystemCheckCard() {
     </article>
   );
 }
-
-const TASK_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 
 /** Revenue in each currency that has any, or that there is none yet. */
 function revenueFacts(revenueCents: Record<string, number>): Fact[] {

@@ -1,4 +1,5 @@
 /** Previous / Next through an admin list, with where the admin is ("21–40 of 134"). */
+import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
 
 interface PagerProps {
@@ -32,9 +33,7 @@ export default function Pager({ label, offset, limit, total, busy = false, onCha
         onClick={() => onChange(Math.max(0, offset - limit))}
         disabled={!hasPrevious || busy}
       >
-        <Icon>
-          <path d="m15 6-6 6 6 6" />
-        </Icon>
+        <Icon icon={icons.chevronLeft} />
         Previous
       </button>
       <p className="admin-pager__where" aria-live="polite">
@@ -47,9 +46,7 @@ export default function Pager({ label, offset, limit, total, busy = false, onCha
         disabled={!hasNext || busy}
       >
         Next
-        <Icon>
-          <path d="m9 6 6 6-6 6" />
-        </Icon>
+        <Icon icon={icons.chevronRight} />
       </button>
     </nav>
   );

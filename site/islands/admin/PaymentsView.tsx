@@ -1,6 +1,7 @@
 /** Payments: every checkout, newest first, with what it bought and where it stands. */
 import type { AdminPayment } from '../../../server/contracts/admin.ts';
-import { listPayments } from '../../lib/admin-api.ts';
+import { ADMIN_PAGE_SIZE } from '../../../shared/admin.ts';
+import { listPayments } from '../../lib/api/admin.ts';
 import AdminView, { RefreshButton } from './AdminView.tsx';
 import Badge, { humanize, stateTone } from './Badge.tsx';
 import { dateColumn, idColumn, userColumn, type Column } from './DataTable.tsx';
@@ -8,8 +9,6 @@ import { describePurchase, formatMoney } from './format.ts';
 import { Empty } from './ListStates.tsx';
 import PagedTable from './PagedTable.tsx';
 import { usePagedList } from './use-admin-data.ts';
-
-const PAGE_SIZE = 20;
 
 const COLUMNS: Column<AdminPayment>[] = [
   dateColumn('Date', (payment) => payment.created_at),
@@ -33,7 +32,7 @@ const COLUMNS: Column<AdminPayment>[] = [
 ];
 
 export default function PaymentsView() {
-  const list = usePagedList(listPayments, PAGE_SIZE);
+  const list = usePagedList(listPayments, ADMIN_PAGE_SIZE);
   return (
     <AdminView title="Payments" tools={<RefreshButton state={list} />}>
       <PagedTable

@@ -4,8 +4,8 @@
  */
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import type { AdminIdentity } from '../../../server/contracts/admin.ts';
-import { apiErrorMessage } from '../../lib/api.ts';
-import { signInAdmin } from '../../lib/admin-api.ts';
+import { apiErrorMessage } from '../../lib/api/http.ts';
+import { signInAdmin } from '../../lib/api/admin.ts';
 import Field from './Field.tsx';
 
 const SIGN_IN_FAILED = 'Could not reach the server to sign in. Check the connection and try again.';

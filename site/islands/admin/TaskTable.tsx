@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import type { AdminTask } from '../../../server/contracts/admin.ts';
-import { refundTask } from '../../lib/admin-api.ts';
+import { refundTask } from '../../lib/api/admin.ts';
 import { useConfirmAction } from './ActionDialog.tsx';
 import Badge, { humanize, taskTone } from './Badge.tsx';
 import DataTable, { dateColumn, userColumn, type Column } from './DataTable.tsx';

@@ -1,14 +1,13 @@
 /** Tasks: every user's video tasks, newest first, filtered by status and paged. */
 import { useCallback, useState } from 'react';
 import type { AdminTaskStatus } from '../../../server/contracts/admin.ts';
-import { listTasks, type Page } from '../../lib/admin-api.ts';
+import { ADMIN_PAGE_SIZE } from '../../../shared/admin.ts';
+import { listTasks, type Page } from '../../lib/api/admin.ts';
 import AdminView from './AdminView.tsx';
 import { Empty } from './ListStates.tsx';
 import PagedTable from './PagedTable.tsx';
 import { TASK_ROW_TEST_ID, useTaskColumns } from './TaskTable.tsx';
 import { usePagedList } from './use-admin-data.ts';
-
-const PAGE_SIZE = 20;
 
 const FILTERS: { value: AdminTaskStatus | ''; label: string }[] = [
   { value: '', label: 'All statuses' },
@@ -21,7 +20,7 @@ const FILTERS: { value: AdminTaskStatus | ''; label: string }[] = [
 export default function TasksView() {
   const [status, setStatus] = useState<AdminTaskStatus | ''>('');
   const fetchPage = useCallback((page: Page) => listTasks(status || null, page), [status]);
-  const list = usePagedList(fetchPage, PAGE_SIZE);
+  const list = usePagedList(fetchPage, ADMIN_PAGE_SIZE);
   const columns = useTaskColumns(true, list.reload);
   const filterLabel = FILTERS.find((filter) => filter.value === status)?.label ?? '';
 
@@ -30,7 +29,7 @@ export default function TasksView() {
       <label className="admin-toolbar__field">
         <span>Status</span>
         <select
-          className="input admin-select"
+          className="input select admin-select"
           value={status}
           onChange={(event) => {
             setStatus(event.target.value as AdminTaskStatus | '');

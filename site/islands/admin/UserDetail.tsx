@@ -4,7 +4,7 @@
  */
 import { useCallback, useState } from 'react';
 import type { AdminSubscription, AdminUser } from '../../../server/contracts/admin.ts';
-import { getUserDetail, setBlogAccess } from '../../lib/admin-api.ts';
+import { getUserDetail, setBlogAccess } from '../../lib/api/admin.ts';
 import { useConfirmAction } from './ActionDialog.tsx';
 import Badge, { humanize, stateTone } from './Badge.tsx';
 import CreditAdjustForm from './CreditAdjustForm.tsx';

@@ -4,7 +4,10 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { AdminUser } from '../../../server/contracts/admin.ts';
-import { listUsers, type Page } from '../../lib/admin-api.ts';
+import { ADMIN_PAGE_SIZE } from '../../../shared/admin.ts';
+import { EMAIL_MAX_LENGTH } from '../../../shared/auth.ts';
+import { listUsers, type Page } from '../../lib/api/admin.ts';
+import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
 import AdminView from './AdminView.tsx';
 import Badge, { humanize } from './Badge.tsx';
@@ -15,7 +18,6 @@ import { sectionHref, userHref } from './route.ts';
 import { usePagedList } from './use-admin-data.ts';
 import UserDetail from './UserDetail.tsx';
 
-const PAGE_SIZE = 20;
 /** Long enough not to query on every keystroke, short enough to feel immediate. */
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -56,7 +58,7 @@ function UserList({
   onOffset: (offset: number) => void;
 }) {
   const fetchPage = useCallback((page: Page) => listUsers(search, page), [search]);
-  const list = usePagedList(fetchPage, PAGE_SIZE, [offset, onOffset]);
+  const list = usePagedList(fetchPage, ADMIN_PAGE_SIZE, [offset, onOffset]);
   return (
     <PagedTable
       list={list}
@@ -99,9 +101,7 @@ export default function UsersView({ userId }: { userId: string | null }) {
     return (
       <section className="admin-view" aria-labelledby="admin-view-title">
         <a className="admin-back" href={sectionHref('users')}>
-          <Icon>
-            <path d="m15 6-6 6 6 6" />
-          </Icon>
+          <Icon icon={icons.chevronLeft} />
           All users
         </a>
         <UserDetail key={userId} userId={userId} />
@@ -120,7 +120,7 @@ export default function UsersView({ userId }: { userId: string | null }) {
           autoComplete="off"
           spellCheck={false}
           value={query}
-          maxLength={254}
+          maxLength={EMAIL_MAX_LENGTH}
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={(event) => {
             // Enter searches at once instead of waiting for the pause.

@@ -3,15 +3,14 @@
  * shown (they carry customer details); the event id is enough to look one up at the provider.
  */
 import type { AdminWebhookEvent } from '../../../server/contracts/admin.ts';
-import { listWebhookEvents } from '../../lib/admin-api.ts';
+import { ADMIN_PAGE_SIZE } from '../../../shared/admin.ts';
+import { listWebhookEvents } from '../../lib/api/admin.ts';
 import AdminView, { RefreshButton } from './AdminView.tsx';
 import Badge from './Badge.tsx';
 import { dateColumn, idColumn, type Column } from './DataTable.tsx';
 import { Empty } from './ListStates.tsx';
 import PagedTable from './PagedTable.tsx';
 import { usePagedList } from './use-admin-data.ts';
-
-const PAGE_SIZE = 20;
 
 const COLUMNS: Column<AdminWebhookEvent>[] = [
   dateColumn('Received', (event) => event.received_at),
@@ -28,7 +27,7 @@ const COLUMNS: Column<AdminWebhookEvent>[] = [
 ];
 
 export default function WebhooksView() {
-  const list = usePagedList(listWebhookEvents, PAGE_SIZE);
+  const list = usePagedList(listWebhookEvents, ADMIN_PAGE_SIZE);
   return (
     <AdminView title="Webhook events" tools={<RefreshButton state={list} />}>
       <PagedTable

@@ -3,12 +3,13 @@
  * same ones (AdjustCreditsBody, and the balance check in the same transaction as the ledger row);
  * checking here first gives the admin the reason next to the field instead of after a round trip.
  */
+import {
+  ADJUST_REASON_MAX as REASON_MAX,
+  ADJUST_REASON_MIN as REASON_MIN,
+  ADMIN_MESSAGES,
+  CREDIT_ADJUST_LIMIT,
+} from '../../../shared/admin.ts';
 import { formatCredits } from './format.ts';
-
-/** Same bound as the contract's CREDIT_ADJUST_LIMIT (a value import would bundle TypeBox). */
-export const CREDIT_ADJUST_LIMIT = 1_000_000;
-export const REASON_MIN = 3;
-export const REASON_MAX = 200;
 
 export interface CreditAdjustment {
   amount: number;
@@ -40,8 +41,8 @@ function amountError(text: string, balance: number): string | undefined {
     return `The amount must be between -${CREDIT_ADJUST_LIMIT.toLocaleString()} and ${CREDIT_ADJUST_LIMIT.toLocaleString()} credits.`;
   }
   if (balance + amount < 0) {
-    // The server's wording for the same refusal (ADMIN_MESSAGES.overdraft).
-    return `This would take the balance below zero (balance ${balance}).`;
+    // The server's wording for the same refusal.
+    return ADMIN_MESSAGES.overdraft(balance);
   }
   return undefined;
 }

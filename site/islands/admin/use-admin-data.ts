@@ -3,8 +3,8 @@
  * or `reload()` fetches again; the last good data stays on screen meanwhile so tables do not jump.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { Page } from '../../lib/admin-api.ts';
-import { apiErrorMessage } from '../../lib/api.ts';
+import type { Page } from '../../lib/api/admin.ts';
+import { apiErrorMessage } from '../../lib/api/http.ts';
 
 export const LOAD_FAILED = 'Could not load this from the server. Check the connection and retry.';
 
@@ -63,7 +63,7 @@ export interface PagedList<T> extends AdminData<T> {
 }
 
 /**
- * One page at a time of an admin list. `fetchPage` is an admin-api function or the caller's
+ * One page at a time of an admin list. `fetchPage` is an admin API function or the caller's
  * useCallback over its filters: a new one loads again. The list keeps its own offset unless the
  * caller holds it (`paging`), as Users does so the page survives opening a user and coming back.
  */

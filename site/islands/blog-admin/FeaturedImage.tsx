@@ -3,7 +3,8 @@
  * with remove. The upload answer's data.url becomes the post's featured_image (spec 7).
  */
 import { useRef, type ChangeEvent } from 'react';
-import { ACCEPT_ATTRIBUTE } from './image-file.ts';
+import * as icons from '../../lib/icons/index.ts';
+import { ACCEPT_ATTRIBUTE, MAX_UPLOAD_MB } from './image-file.ts';
 import Icon from '../shared/Icon.tsx';
 
 interface FeaturedImageProps {
@@ -12,14 +13,6 @@ interface FeaturedImageProps {
   uploading: boolean;
   onFile: (file: File) => void;
   onRemove: () => void;
-}
-
-function UploadIcon() {
-  return (
-    <Icon>
-      <path d="M12 16V4m0 0L7 9m5-5 5 5M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
-    </Icon>
-  );
 }
 
 export default function FeaturedImage({
@@ -61,15 +54,7 @@ export default function FeaturedImage({
               aria-label="Remove featured image"
               data-testid="remove-featured-image"
             >
-              <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path
-                  d="M18 6 6 18M6 6l12 12"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2.5"
-                  strokeLinecap="round"
-                />
-              </svg>
+              <Icon icon={icons.close} strokeWidth={2.5} />
             </button>
           </figure>
         )}
@@ -84,7 +69,7 @@ export default function FeaturedImage({
             disabled={uploading}
             onChange={onChange}
           />
-          <UploadIcon />
+          <Icon icon={icons.upload} />
           <span className="featured-image__action" aria-hidden="true">
             {url ? 'Replace image' : 'Choose an image'}
           </span>
@@ -97,7 +82,7 @@ export default function FeaturedImage({
             Uploading...
           </span>
         ) : (
-          'JPEG, PNG, GIF or WebP, up to 10 MB. Shown at the top of the article and in the list.'
+          `JPEG, PNG, GIF or WebP, up to ${MAX_UPLOAD_MB} MB. Shown at the top of the article and in the list.`
         )}
       </p>
     </div>

@@ -4,18 +4,20 @@
  */
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import type { AdminPost, PostInput, PostStatus } from '../../../server/contracts/blog.ts';
-import { failureReason, savePost, uploadFeaturedImage } from './admin-api.ts';
+import {
+  POST_EXCERPT_MAX as EXCERPT_MAX,
+  POST_META_DESCRIPTION_MAX as META_DESCRIPTION_MAX,
+  POST_META_TITLE_MAX as META_TITLE_MAX,
+  POST_TITLE_MAX as TITLE_MAX,
+} from '../../../shared/blog.ts';
+import { failureReason, savePost, uploadFeaturedImage } from '../../lib/api/blog.ts';
+import * as icons from '../../lib/icons/index.ts';
+import BlogField from './BlogField.tsx';
 import FeaturedImage from './FeaturedImage.tsx';
-import { imageFileProblem } from './image-file.ts';
+import { MAX_UPLOAD_MB, imageFileProblem } from './image-file.ts';
 import type { ArticleEditor } from './quill-setup.ts';
 import RichTextEditor from './RichTextEditor.tsx';
 import Icon from '../shared/Icon.tsx';
-
-/** Field limits of the server's PostInput, re-declared to keep TypeBox out of the bundle. */
-const TITLE_MAX = 200;
-const EXCERPT_MAX = 1000;
-const META_TITLE_MAX = 200;
-const META_DESCRIPTION_MAX = 500;
 
 const STATUS_OPTIONS: { value: PostStatus; label: string }[] = [
   { value: 'draft', label: 'Draft' },
@@ -70,7 +72,7 @@ function useSlugify(): Slugify | null {
   const [slugify, setSlugify] = useState<{ fn: Slugify } | null>(null);
   useEffect(() => {
     let active = true;
-    import('../../../server/contracts/slug.ts')
+    import('../../../shared/slug.ts')
       .then((module) => {
         if (active) setSlugify({ fn: module.slugify });
       })
@@ -201,9 +203,7 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
     >
       <div className="blog-editor__head">
         <button type="button" className="btn btn-ghost btn-sm blog-editor__back" onClick={onClose}>
-          <Icon>
-            <path d="M15 18l-6-6 6-6" />
-          </Icon>
+          <Icon icon={icons.chevronLeft} />
           Back to List
         </button>
         <h2 id={`${uid}-heading`} ref={headingRef} tabIndex={-1}>
@@ -213,10 +213,14 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
 
       <div className="blog-editor__layout">
         <div className="blog-editor__main">
-          <div className="blog-field">
-            <label className="blog-field__label" htmlFor={ids.title}>
-              Title <span className="blog-field__required">*</span>
-            </label>
+          <BlogField
+            id={ids.title}
+            label={
+              <>
+                Title <span className="blog-field__required">*</span>
+              </>
+            }
+          >
             <input
               id={ids.title}
               className="input blog-field__title"
@@ -236,12 +240,9 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
                 {slugPreview}
               </span>
             </p>
-          </div>
+          </BlogField>
 
-          <div className="blog-field">
-            <label className="blog-field__label" htmlFor={ids.excerpt}>
-              Excerpt
-            </label>
+          <BlogField id={ids.excerpt} label="Excerpt">
             <textarea
               id={ids.excerpt}
               className="input blog-field__textarea"
@@ -251,7 +252,7 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
               placeholder="A short summary shown in the article list"
               onChange={(event) => set('excerpt', event.target.value)}
             />
-          </div>
+          </BlogField>
 
           <div className="blog-field">
             <span className="blog-field__label" id={ids.contentLabel}>
@@ -272,20 +273,17 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
                   Uploading...
                 </span>
               ) : (
-                'Images up to 10 MB. Tab moves on to the next field; in lists it indents.'
+                `Images up to ${MAX_UPLOAD_MB} MB. Tab moves on to the next field; in lists it indents.`
               )}
             </p>
           </div>
         </div>
 
         <aside className="blog-editor__side" aria-label="Publishing and SEO">
-          <div className="blog-field">
-            <label className="blog-field__label" htmlFor={ids.status}>
-              Status
-            </label>
+          <BlogField id={ids.status} label="Status">
             <select
               id={ids.status}
-              className="input blog-field__select"
+              className="input select"
               value={form.status}
               onChange={(event) => set('status', event.target.value as PostStatus)}
             >
@@ -295,7 +293,7 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
                 </option>
               ))}
             </select>
-          </div>
+          </BlogField>
 
           <FeaturedImage
             id={ids.featured}
@@ -305,10 +303,7 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
             onRemove={() => set('featuredImage', '')}
           />
 
-          <div className="blog-field">
-            <label className="blog-field__label" htmlFor={ids.metaTitle}>
-              SEO Title
-            </label>
+          <BlogField id={ids.metaTitle} label="SEO Title">
             <input
               id={ids.metaTitle}
               className="input"
@@ -319,12 +314,9 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
               placeholder="Defaults to the title"
               onChange={(event) => set('metaTitle', event.target.value)}
             />
-          </div>
+          </BlogField>
 
-          <div className="blog-field">
-            <label className="blog-field__label" htmlFor={ids.metaDescription}>
-              SEO Description
-            </label>
+          <BlogField id={ids.metaDescription} label="SEO Description">
             <textarea
               id={ids.metaDescription}
               className="input blog-field__textarea"
@@ -334,12 +326,9 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
               placeholder="Defaults to the excerpt"
               onChange={(event) => set('metaDescription', event.target.value)}
             />
-          </div>
+          </BlogField>
 
-          <div className="blog-field">
-            <label className="blog-field__label" htmlFor={ids.tags}>
-              Tags
-            </label>
+          <BlogField id={ids.tags} label="Tags">
             <input
               id={ids.tags}
               className="input"
@@ -353,7 +342,7 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
             <p className="blog-field__hint" id={ids.tagsHint}>
               Separate tags with commas.
             </p>
-          </div>
+          </BlogField>
         </aside>
       </div>
 

@@ -3,6 +3,7 @@
  * Views, Created Time and Actions. Below 640 px each row becomes a card (CSS only).
  */
 import type { AdminPost, PostStatus } from '../../../server/contracts/blog.ts';
+import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
 
 const STATUS_LABELS: Record<PostStatus, string> = {
@@ -29,22 +30,6 @@ interface PostListProps {
   onEdit: (post: AdminPost) => void;
   onDelete: (post: AdminPost) => void;
   onCreate: () => void;
-}
-
-function PencilIcon() {
-  return (
-    <Icon>
-      <path d="M4 20h4L19 9a2.8 2.8 0 0 0-4-4L4 16zM13.5 6.5l4 4" />
-    </Icon>
-  );
-}
-
-function TrashIcon() {
-  return (
-    <Icon>
-      <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
-    </Icon>
-  );
 }
 
 export default function PostList({
@@ -87,7 +72,7 @@ export default function PostList({
         </div>
       ) : (
         // Roles restate the table semantics that `display: block` drops in the card layout.
-        <table className="blog-admin-table" role="table">
+        <table className="table blog-admin-table" role="table">
           <thead role="rowgroup">
             <tr role="row">
               <th scope="col" role="columnheader">
@@ -125,7 +110,7 @@ export default function PostList({
                     )}
                   </td>
                   <td role="cell" data-label="Status">
-                    <span className={`status-badge status-badge--${post.status}`}>
+                    <span className={`badge status-badge--${post.status}`}>
                       {statusLabel(post.status)}
                     </span>
                   </td>
@@ -144,7 +129,7 @@ export default function PostList({
                         disabled={deleting}
                         aria-label={`Edit “${title}”`}
                       >
-                        <PencilIcon />
+                        <Icon icon={icons.edit} />
                         Edit
                       </button>
                       <button
@@ -155,7 +140,7 @@ export default function PostList({
                         aria-busy={deleting}
                         aria-label={`Delete “${title}”`}
                       >
-                        <TrashIcon />
+                        <Icon icon={icons.trash} />
                         Delete
                       </button>
                     </div>

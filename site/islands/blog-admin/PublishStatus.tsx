@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BuildStatus } from '../../../server/contracts/blog.ts';
-import { getBuildStatus } from './admin-api.ts';
+import { getBuildStatus } from '../../lib/api/blog.ts';
 
 export const PUBLISH_POLL_MS = 2000;
 /** After a change the server may answer 'live' once more before it queues the build. */

@@ -2,9 +2,11 @@
  * Checks and compression for images the editor uploads (spec 5 "inline image upload",
  * 9 "Blog admin limits").
  */
+import { MAX_UPLOAD_BYTES } from '../../../shared/blog.ts';
+import { IMAGE_TYPE_MESSAGE, MEGABYTE } from '../../../shared/images.ts';
 
-/** Spec 9: upload max 10 MB (the server's MAX_UPLOAD_BYTES, re-declared to keep TypeBox out). */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** The upload limit in megabytes, as the hints and alerts write it (spec 9 "upload max"). */
+export const MAX_UPLOAD_MB = MAX_UPLOAD_BYTES / MEGABYTE;
 /** Spec 9: compression is offered above 2 MB or 1200x900, and targets 1200x900 at 0.85. */
 export const COMPRESS_OFFER_BYTES = 2 * 1024 * 1024;
 export const COMPRESS_MAX_WIDTH = 1200;
@@ -21,7 +23,7 @@ export const ACCEPTED_IMAGE_TYPES = [
 ] as const;
 export const ACCEPT_ATTRIBUTE = ACCEPTED_IMAGE_TYPES.join(',');
 
-export const INVALID_TYPE_MESSAGE = 'Please select a valid image file (JPEG, PNG, GIF, WebP)';
+export const INVALID_TYPE_MESSAGE = IMAGE_TYPE_MESSAGE;
 export const LOAD_FAILED_MESSAGE = 'Failed to load image';
 export const COMPRESSION_FAILED_MESSAGE = 'Image compression failed';
 
@@ -33,7 +35,7 @@ export function formatFileSize(bytes: number): string {
 }
 
 export function tooLargeMessage(bytes: number): string {
-  return `Image size is ${formatFileSize(bytes)}. Please select an image smaller than 10MB.`;
+  return `Image size is ${formatFileSize(bytes)}. Please select an image smaller than ${MAX_UPLOAD_MB}MB.`;
 }
 
 /** Why a file cannot be uploaded (the alert to show), or null when it can. */

@@ -2,7 +2,7 @@
  * The editor's image button (spec 5 "inline image upload", 7 POST /api/blog/upload-image,
  * 8 "Blog admin alerts"): choose a file, check it, offer compression, upload, insert.
  */
-import { InlineUploadError, uploadInlineImage } from './admin-api.ts';
+import { InlineUploadError, uploadInlineImage } from '../../lib/api/blog.ts';
 import {
   ACCEPT_ATTRIBUTE,
   COMPRESSION_FAILED_MESSAGE,

@@ -4,10 +4,10 @@
  * the address, fetches the post and shows it with the same ArticleView as the static pages
  * (spec 2 "Blog article": loading, error/not found, loaded; loading ends once the fetch ends).
  */
-import { isHTTPError } from 'ky';
 import { useEffect, useState } from 'react';
-import type { PostDetail, PostDetailResponse } from '../../../server/contracts/blog.ts';
-import { api } from '../../lib/api.ts';
+import type { PostDetail } from '../../../server/contracts/blog.ts';
+import { getPublishedPost } from '../../lib/api/blog.ts';
+import { httpStatus } from '../../lib/api/http.ts';
 import {
   ARTICLE_LOAD_FAILED,
   ARTICLE_NOT_FOUND,
@@ -48,15 +48,13 @@ export default function ArticleShell() {
       const slug = slugFromPath(window.location.pathname);
       if (!slug) return fail(ARTICLE_NOT_FOUND);
       try {
-        const body = await api
-          .get(`/api/blog/posts/${encodeURIComponent(slug)}`, { signal: controller.signal })
-          .json<PostDetailResponse>();
+        const body = await getPublishedPost(slug, controller.signal);
         if (!body?.data) throw new Error('The answer has no article');
         describeDocument(body.data);
         setState({ status: 'loaded', post: body.data });
       } catch (error) {
         if (controller.signal.aborted) return;
-        const notFound = isHTTPError(error) && error.response.status === 404;
+        const notFound = httpStatus(error) === 404;
         fail(notFound ? ARTICLE_NOT_FOUND : ARTICLE_LOAD_FAILED);
       }
     };

@@ -13,6 +13,7 @@ import {
   viewsLabel,
   wasUpdated,
 } from '../../lib/blog.ts';
+import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
 
 interface ArticleViewProps {
@@ -24,26 +25,9 @@ interface ArticleViewProps {
 export function BackToBlog() {
   return (
     <a className="btn btn-primary blog-back" href={BLOG_PATH}>
-      <Icon>
-        <path d="M19 12H5m0 0 6-6m-6 6 6 6" />
-      </Icon>
+      <Icon icon={icons.arrowLeft} />
       {BACK_TO_BLOG}
     </a>
-  );
-}
-
-export function EyeIcon() {
-  return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinejoin="round"
-      />
-      <circle cx="12" cy="12" r="3" fill="none" stroke="currentColor" strokeWidth="2" />
-    </svg>
   );
 }
 
@@ -99,7 +83,7 @@ export default function ArticleView({ post, views }: ArticleViewProps) {
           <DateItem label="Published" value={published} />
           {wasUpdated(post) && <DateItem label="Updated" value={post.updated_at} />}
           <div className="article-meta__item article-meta__views">
-            <EyeIcon />
+            <Icon icon={icons.eye} />
             {views ?? <span>{viewsLabel(post.view_count)}</span>}
           </div>
         </div>

@@ -3,8 +3,7 @@
  * once per browser session (POST …/view) or, on a repeat visit, reads the current count.
  */
 import { useEffect, useState } from 'react';
-import type { PostDetailResponse } from '../../../server/contracts/blog.ts';
-import { api } from '../../lib/api.ts';
+import { countPostView, getPublishedPost } from '../../lib/api/blog.ts';
 import { viewsLabel } from '../../lib/blog.ts';
 
 interface ViewCountProps {
@@ -13,11 +12,6 @@ interface ViewCountProps {
   initial: number;
   /** `initial` was just read from the API: a repeat visit needs no second read. */
   fresh?: boolean;
-}
-
-interface ViewAnswer {
-  success: boolean;
-  data: { view_count: number };
 }
 
 const viewedKey = (slug: string) => `blog:viewed:${slug}`;
@@ -43,24 +37,18 @@ export default function ViewCount({ slug, initial, fresh = false }: ViewCountPro
 
   useEffect(() => {
     const controller = new AbortController();
-    const path = `/api/blog/posts/${encodeURIComponent(slug)}`;
     const update = async () => {
       try {
         if (!hasViewed(slug)) {
-          // Not retried: a repeated POST would count the visit twice.
-          const body = await api
-            .post(`${path}/view`, { signal: controller.signal, retry: 0 })
-            .json<ViewAnswer>();
+          const body = await countPostView(slug, controller.signal);
           markViewed(slug);
           if (typeof body.data?.view_count === 'number') setCount(body.data.view_count);
         } else if (!fresh) {
-          const body = await api
-            .get(path, { signal: controller.signal })
-            .json<PostDetailResponse>();
+          const body = await getPublishedPost(slug, controller.signal);
           if (typeof body.data?.view_count === 'number') setCount(body.data.view_count);
         }
       } catch {
-        // Spec 8: transport failures are only logged (lib/api.ts); the page keeps its count.
+        // Spec 8: transport failures are only logged (lib/api/http.ts); the page keeps its count.
       }
     };
     void update();

@@ -3,7 +3,8 @@
  * a preview with a remove button; a file can also be dropped on the box.
  */
 import { useRef, useState, type ChangeEvent, type DragEvent } from 'react';
-import { MAX_IMAGE_BYTES } from '../../../server/contracts/video.ts';
+import { MAX_IMAGE_BYTES } from '../../../shared/video.ts';
+import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
 
 export interface ImageChoice {
@@ -38,14 +39,6 @@ export function imageProblem(file: File): string | null {
     return `Image size is ${formatBytes(file.size)}. Please select an image smaller than ${MAX_MB}MB.`;
   }
   return null;
-}
-
-function UploadIcon() {
-  return (
-    <Icon>
-      <path d="M12 16V4m0 0L7 9m5-5 5 5M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
-    </Icon>
-  );
 }
 
 export default function ImageUpload({ id, image, onChange, onReject, errorId }: ImageUploadProps) {
@@ -135,7 +128,7 @@ export default function ImageUpload({ id, image, onChange, onReject, errorId }: 
           </div>
         ) : (
           <label htmlFor={id} className="gen-upload__drop">
-            <UploadIcon />
+            <Icon icon={icons.upload} />
             <span className="gen-upload__title" id={`${id}-action`}>
               Click to upload or drag an image here
             </span>

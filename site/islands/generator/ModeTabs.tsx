@@ -1,6 +1,7 @@
 /** The Text to Video / Image to Video tabs (spec 2 "Generator"), with arrow-key navigation. */
 import { useRef, type KeyboardEvent } from 'react';
-import type { GeneratorMode } from './generation.ts';
+import * as icons from '../../lib/icons/index.ts';
+import type { GeneratorMode } from './generation-rules.ts';
 import Icon from '../shared/Icon.tsx';
 
 const TABS: { mode: GeneratorMode; label: string }[] = [
@@ -20,32 +21,6 @@ interface ModeTabsProps {
 /** Id of the tab for a mode, for the panel's aria-labelledby. */
 export function tabId(idPrefix: string, mode: GeneratorMode): string {
   return `${idPrefix}-tab-${mode}`;
-}
-
-function TextIcon() {
-  return (
-    <Icon>
-      <path d="M4 7V5h16v2M9 19h6M12 5v14" />
-    </Icon>
-  );
-}
-
-function ImageIcon() {
-  return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <g
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      >
-        <rect x="3" y="3" width="18" height="18" rx="2" />
-        <circle cx="9" cy="9" r="2" />
-        <path d="m21 15-3.1-3.1a2 2 0 0 0-2.8 0L6 21" />
-      </g>
-    </svg>
-  );
 }
 
 export default function ModeTabs({ mode, onChange, panelId, idPrefix }: ModeTabsProps) {
@@ -92,7 +67,7 @@ export default function ModeTabs({ mode, onChange, panelId, idPrefix }: ModeTabs
             data-testid={`tab-${tab.mode}`}
             onClick={() => onChange(tab.mode)}
           >
-            {tab.mode === 'text' ? <TextIcon /> : <ImageIcon />}
+            {tab.mode === 'text' ? <Icon icon={icons.text} /> : <Icon icon={icons.image} />}
             {tab.label}
           </button>
         );

@@ -4,8 +4,9 @@
  * Try Again.
  */
 import { useEffect, useState, type RefObject } from 'react';
-import { downloadVideo } from '../../lib/download.ts';
+import * as icons from '../../lib/icons/index.ts';
 import type { GenerationState } from './generation.ts';
+import DownloadButton from '../shared/DownloadButton.tsx';
 import Icon from '../shared/Icon.tsx';
 
 /** Spec 2: the estimated generation time shown to the user. */
@@ -57,40 +58,11 @@ function Elapsed({ startedAt }: { startedAt: number }) {
   return <span className="gen-elapsed">{formatElapsed(seconds)}</span>;
 }
 
-const FilmIcon = () => (
-  <Icon>
-    <rect x="2" y="4" width="20" height="16" rx="2" />
-    <path d="M7 4v16M17 4v16M2 9h5M2 15h5M17 9h5M17 15h5" />
-  </Icon>
-);
-const DownloadIcon = () => (
-  <Icon>
-    <path d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14" />
-  </Icon>
-);
-const PlusIcon = () => (
-  <Icon>
-    <path d="M12 5v14M5 12h14" />
-  </Icon>
-);
-const RetryIcon = () => (
-  <Icon>
-    <path d="M3 12a9 9 0 1 0 3-6.7L3 8" />
-    <path d="M3 3v5h5" />
-  </Icon>
-);
-const AlertIcon = () => (
-  <Icon>
-    <circle cx="12" cy="12" r="10" />
-    <path d="M12 8v5M12 16.5v.5" />
-  </Icon>
-);
-
 function Idle() {
   return (
     <div className="gen-result__idle">
-      <span className="gen-result__icon">
-        <FilmIcon />
+      <span className="icon-circle">
+        <Icon icon={icons.film} />
       </span>
       <p className="gen-result__title">Your video will appear here</p>
       <p className="gen-result__text">
@@ -158,15 +130,6 @@ function Success({
   state: Extract<GenerationState, { phase: 'success' }>;
   onReset: () => void;
 }) {
-  const [downloading, setDownloading] = useState(false);
-  const download = async () => {
-    setDownloading(true);
-    try {
-      await downloadVideo(state.videoUrl, state.prompt);
-    } finally {
-      setDownloading(false);
-    }
-  };
   return (
     <div className="gen-result__success">
       <video
@@ -182,28 +145,14 @@ function Success({
       />
       {state.prompt && <p className="gen-result__prompt">“{state.prompt}”</p>}
       <div className="gen-result__actions">
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={download}
-          disabled={downloading}
-          aria-busy={downloading}
-          data-testid="download-button"
-        >
-          {downloading ? (
-            <span className="spinner spinner-sm" aria-hidden="true" />
-          ) : (
-            <DownloadIcon />
-          )}
-          {downloading ? 'Downloading…' : 'Download'}
-        </button>
+        <DownloadButton url={state.videoUrl} prompt={state.prompt} className="btn btn-primary" />
         <button
           type="button"
           className="btn btn-secondary"
           onClick={onReset}
           data-testid="generate-new"
         >
-          <PlusIcon />
+          <Icon icon={icons.plus} />
           Generate New
         </button>
       </div>
@@ -218,8 +167,8 @@ function Failure({ message, onReset }: { message: string; onReset: () => void })
   return (
     <div className="gen-result__error">
       <div className="gen-result__alert" role="alert">
-        <span className="gen-result__icon gen-result__icon--error">
-          <AlertIcon />
+        <span className="icon-circle gen-result__icon--error">
+          <Icon icon={icons.alert} />
         </span>
         <p className="gen-result__title">{ERROR_TITLE}</p>
         <p className="gen-result__text" data-testid="result-error">
@@ -227,7 +176,7 @@ function Failure({ message, onReset }: { message: string; onReset: () => void })
         </p>
       </div>
       <button type="button" className="btn btn-primary" onClick={onReset} data-testid="try-again">
-        <RetryIcon />
+        <Icon icon={icons.retry} />
         Try Again
       </button>
     </div>

@@ -2,46 +2,31 @@
  * The generator's state machine (spec 4 "Generation" and "Polling", 8 "Generation"): submit a
  * task, poll its status until it completes, fails or the poll cap is reached, and pick a running
  * task up again after a reload. Kept outside React so polling survives re-renders and is easy to
- * stop from one place.
+ * stop from one place. The rules it applies are in generation-rules.ts.
  */
-import { isHTTPError } from 'ky';
 import { atom } from 'nanostores';
-import type { PublicUser } from '../../../server/contracts/auth.ts';
-import {
-  GENERATE_MESSAGES,
-  IMAGE_MODEL,
-  MODEL_NAMES,
-  TEXT_MODEL,
-  VIDEO_COST,
-  type GenerateResponse,
-  type TaskStatusData,
-  type TaskStatusResponse,
-} from '../../../server/contracts/video.ts';
+import type { GenerateResponse, TaskStatusData } from '../../../server/contracts/video.ts';
+import { GENERATE_MESSAGES } from '../../../shared/video.ts';
 import { trackGenerateVideo } from '../../lib/analytics.ts';
-import { api, readApiError, REQUEST_TIMEOUT_MS } from '../../lib/api.ts';
+import { httpStatus } from '../../lib/api/http.ts';
+import { getTaskStatus, requestGeneration } from '../../lib/api/video.ts';
 import { $user, updateUser } from '../../stores/auth.ts';
 import { refreshCredits, setCredits } from '../../stores/credits.ts';
-
-export type GeneratorMode = 'text' | 'image';
-
-/** Spec 9: poll every 3 s, 5 s after an unknown status or a failed request, at most 120 times. */
-export const POLL_INTERVAL_MS = 3000;
-export const POLL_RETRY_MS = 5000;
-export const MAX_POLLS = 120;
-
-/** Spec 4 and 8: the generation texts, quoted exactly. */
-export const GENERATION_MESSAGES = {
-  taskIdMissing: 'Unable to get task ID',
-  videoUrlMissing: 'Video URL missing, please try again',
-  failed: 'Video generation failed, please try again',
-  timedOut: 'Video generation timed out, please try again later',
-  network: 'Network error, please check connection and try again',
-} as const;
-
-/** Text mode uses `{product}`, image mode `{product}-fast-frames` (spec 3). */
-export function modelFor(mode: GeneratorMode): string {
-  return mode === 'image' ? IMAGE_MODEL : TEXT_MODEL;
-}
+import {
+  GENERATION_MESSAGES,
+  modelFor,
+  nextPollStep,
+  POLL_INTERVAL_MS,
+  requestFailedMessage,
+  type GenerationInput,
+  type GeneratorMode,
+} from './generation-rules.ts';
+import {
+  clearStoredTask,
+  readStoredTask,
+  writeStoredTask,
+  type StoredTask,
+} from './stored-task.ts';
 
 export type GenerationState =
   | { phase: 'idle' }
@@ -70,138 +55,7 @@ const IDLE: GenerationState = { phase: 'idle' };
 
 export const $generation = atom<GenerationState>(IDLE);
 
-// ---------- Validation ----------
-
-export interface GenerationInput {
-  mode: GeneratorMode;
-  prompt: string;
-  image: File | null;
-}
-
-/** Spec 5 "Generate", in the spec's order; null when the request may be sent. */
-export function validateGeneration(
-  input: GenerationInput,
-  user: Pick<PublicUser, 'id'> | null,
-  credits: number,
-): string | null {
-  if (input.prompt.trim() === '') return GENERATE_MESSAGES.promptRequired;
-  if (input.mode === 'image' && !input.image) return GENERATE_MESSAGES.imageRequired;
-  if (!user?.id) return GENERATE_MESSAGES.signInRequired;
-  if (credits < VIDEO_COST) {
-    const model = modelFor(input.mode);
-    return GENERATE_MESSAGES.notEnoughCredits(MODEL_NAMES[model] ?? model, VIDEO_COST, credits);
-  }
-  return null;
-}
-
-// ---------- Polling rules ----------
-
-export type PollStep =
-  | { kind: 'success'; videoUrl: string; posterUrl: string | null }
-  | { kind: 'error'; message: string; refunded: boolean }
-  | { kind: 'wait'; delayMs: number };
-
-type TaskAnswer = Pick<TaskStatusData, 'result_url' | 'poster_url' | 'error_message'> & {
-  status: string;
-};
-
-/**
- * Spec 4 "Polling" as one rule: what answer number `attempt` (1-based) means. `task` is null
- * when the status request failed.
- */
-export function nextPollStep(task: TaskAnswer | null, attempt: number): PollStep {
-  const capReached = attempt >= MAX_POLLS;
-  if (task === null) {
-    return capReached
-      ? { kind: 'error', message: GENERATION_MESSAGES.network, refunded: false }
-      : { kind: 'wait', delayMs: POLL_RETRY_MS };
-  }
-  const status = String(task.status ?? '').toLowerCase();
-  if (status === 'completed') {
-    return task.result_url
-      ? { kind: 'success', videoUrl: task.result_url, posterUrl: task.poster_url ?? null }
-      : { kind: 'error', message: GENERATION_MESSAGES.videoUrlMissing, refunded: false };
-  }
-  if (status === 'failed') {
-    // The server refunds failed tasks, so the balance changes.
-    return {
-      kind: 'error',
-      message: task.error_message || GENERATION_MESSAGES.failed,
-      refunded: true,
-    };
-  }
-  if (capReached) return { kind: 'error', message: GENERATION_MESSAGES.timedOut, refunded: false };
-  const known = status === 'processing' || status === 'pending';
-  return { kind: 'wait', delayMs: known ? POLL_INTERVAL_MS : POLL_RETRY_MS };
-}
-
-/** Spec 8: 'Request failed: {message}' with the server's message, the HTTP status or neither. */
-export function requestFailedMessage(error: unknown): string {
-  const reason =
-    readApiError(error)?.message ||
-    (isHTTPError(error) ? `HTTP error: ${error.response.status}` : 'Unknown error');
-  return `Request failed: ${reason}`;
-}
-
-// ---------- The running task, kept for reloads ----------
-
-/** sessionStorage: a reload of this tab keeps following its task; other tabs do not. */
-const TASK_STORAGE_KEY = 'generator.task';
-
-interface StoredTask {
-  taskId: string;
-  userId: string;
-  mode: GeneratorMode;
-  prompt: string;
-  startedAt: number;
-  /** Polls already made, so a reload does not restart the 120-poll cap. */
-  polls: number;
-}
-
-function readStoredTask(): StoredTask | null {
-  try {
-    const raw = window.sessionStorage.getItem(TASK_STORAGE_KEY);
-    if (!raw) return null;
-    const value = JSON.parse(raw) as Partial<StoredTask>;
-    if (typeof value.taskId !== 'string' || typeof value.userId !== 'string') return null;
-    return {
-      taskId: value.taskId,
-      userId: value.userId,
-      mode: value.mode === 'image' ? 'image' : 'text',
-      prompt: typeof value.prompt === 'string' ? value.prompt : '',
-      startedAt: typeof value.startedAt === 'number' ? value.startedAt : Date.now(),
-      polls: typeof value.polls === 'number' ? value.polls : 0,
-    };
-  } catch {
-    return null;
-  }
-}
-
-function writeStoredTask(task: StoredTask): void {
-  try {
-    window.sessionStorage.setItem(TASK_STORAGE_KEY, JSON.stringify(task));
-  } catch {
-    // Storage blocked: the task still runs, it just will not survive a reload.
-  }
-}
-
-function clearStoredTask(): void {
-  try {
-    window.sessionStorage.removeItem(TASK_STORAGE_KEY);
-  } catch {
-    // Nothing stored.
-  }
-}
-
-// ---------- Requests ----------
-
-/** Spec 6: generation and status requests name the user (the api client adds the bearer token). */
-function identityHeaders(user: PublicUser): Record<string, string> {
-  const headers: Record<string, string> = { 'x-user-id': user.id };
-  // Header values must be Latin-1; an address outside it is left to the bearer token.
-  if (/^[\x20-\x7e]+$/.test(user.email)) headers['x-user-email'] = user.email;
-  return headers;
-}
+// ---------- Polling ----------
 
 let activeTask: StoredTask | null = null;
 let pollTimer: number | undefined;
@@ -237,27 +91,18 @@ async function pollOnce(run: number, resumed: boolean): Promise<void> {
   }
   const attempt = task.polls + 1;
   let answer: TaskStatusData | null = null;
-  let httpStatus: number | null = null;
+  let status: number | null = null;
   try {
     // One request per poll: the poll loop is the retry (5 s later).
-    const body = await api
-      .get(`/api/video/status/${encodeURIComponent(task.taskId)}`, {
-        headers: identityHeaders(user),
-        retry: 0,
-      })
-      .json<TaskStatusResponse>();
+    const body = await getTaskStatus(task.taskId, user);
     if (body?.success && body.data) answer = body.data;
   } catch (error) {
-    if (isHTTPError(error)) httpStatus = error.response.status;
+    status = httpStatus(error);
   }
   if (run !== pollRun) return;
 
   // A task restored after a reload that the server does not know for this user: forget it quietly.
-  if (
-    resumed &&
-    task.polls === 0 &&
-    (httpStatus === 401 || httpStatus === 403 || httpStatus === 404)
-  ) {
+  if (resumed && task.polls === 0 && (status === 401 || status === 403 || status === 404)) {
     finish(IDLE);
     return;
   }
@@ -332,14 +177,7 @@ export async function submitGeneration(input: GenerationInput): Promise<void> {
 
   let body: GenerateResponse | undefined;
   try {
-    body = await api
-      .post('/api/video/generate', {
-        body: form,
-        headers: identityHeaders(user),
-        retry: 0,
-        timeout: REQUEST_TIMEOUT_MS,
-      })
-      .json<GenerateResponse>();
+    body = await requestGeneration(form, user);
   } catch (error) {
     $generation.set({ phase: 'error', message: requestFailedMessage(error) });
     // A 402 means our balance was stale, and a timed-out request may still have been charged.

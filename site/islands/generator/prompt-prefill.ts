@@ -4,9 +4,10 @@
  * and the reader cannot drift apart.
  */
 import { generatorHref } from '../../lib/site.ts';
+import { MAX_PROMPT_LENGTH } from '../../../shared/video.ts';
 
 /** The prompt textarea's limit; a prefilled prompt is cut to it like typed text would be. */
-export const PROMPT_MAX_LENGTH = 2000;
+export const PROMPT_MAX_LENGTH = MAX_PROMPT_LENGTH;
 
 const PARAM = 'prompt';
 

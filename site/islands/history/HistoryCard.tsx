@@ -1,8 +1,7 @@
 /** One completed video in the history list: plays inline, shows prompt, mode, model and date. */
-import { useState } from 'react';
-import { MODEL_NAMES, type HistoryItem } from '../../../server/contracts/video.ts';
-import { downloadVideo } from '../../lib/download.ts';
-import Icon from '../shared/Icon.tsx';
+import type { HistoryItem } from '../../../server/contracts/video.ts';
+import { MODEL_NAMES } from '../../../shared/video.ts';
+import DownloadButton from '../shared/DownloadButton.tsx';
 
 const MODE_LABELS: Record<HistoryItem['mode'], string> = {
   text: 'Text to Video',
@@ -16,31 +15,13 @@ function formatDate(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : DATE_FORMAT.format(date);
 }
 
-function DownloadIcon() {
-  return (
-    <Icon>
-      <path d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14" />
-    </Icon>
-  );
-}
-
 export default function HistoryCard({ item }: { item: HistoryItem }) {
-  const [downloading, setDownloading] = useState(false);
   const date = item.completed_at || item.created_at;
   const dateText = formatDate(date);
   const promptId = `history-prompt-${item.id}`;
 
-  const download = async () => {
-    setDownloading(true);
-    try {
-      await downloadVideo(item.result_url, item.prompt);
-    } finally {
-      setDownloading(false);
-    }
-  };
-
   return (
-    <li className="history-card" data-testid="history-item">
+    <li className="card history-card" data-testid="history-item">
       <video
         className="history-card__video"
         src={item.result_url}
@@ -61,22 +42,12 @@ export default function HistoryCard({ item }: { item: HistoryItem }) {
           <span>{MODEL_NAMES[item.model] ?? item.model}</span>
           {dateText && <time dateTime={date}>{dateText}</time>}
         </p>
-        <button
-          type="button"
+        <DownloadButton
+          url={item.result_url}
+          prompt={item.prompt}
           className="btn btn-secondary history-card__download"
-          onClick={download}
-          disabled={downloading}
-          aria-busy={downloading}
-          aria-describedby={promptId}
-          data-testid="download-button"
-        >
-          {downloading ? (
-            <span className="spinner spinner-sm" aria-hidden="true" />
-          ) : (
-            <DownloadIcon />
-          )}
-          {downloading ? 'Downloading…' : 'Download'}
-        </button>
+          describedBy={promptId}
+        />
       </div>
     </li>
   );

@@ -1,5 +1,7 @@
 /** History pager (spec 2 "History", 9: a window of 5 page buttons) with previous and next. */
 import type { MouseEvent } from 'react';
+import * as icons from '../../lib/icons/index.ts';
+import Icon from '../shared/Icon.tsx';
 
 /** Spec 9: the pager shows at most 5 page buttons. */
 export const PAGER_WINDOW = 5;
@@ -18,21 +20,6 @@ interface PagerProps {
   /** href of a page, e.g. `?page=3`. */
   hrefFor: (page: number) => string;
   onSelect: (page: number) => void;
-}
-
-function Chevron({ direction }: { direction: 'left' | 'right' }) {
-  return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d={direction === 'left' ? 'm15 6-6 6 6 6' : 'm9 6 6 6-6 6'}
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
 }
 
 export default function Pager({ page, pages, hrefFor, onSelect }: PagerProps) {
@@ -59,12 +46,12 @@ export default function Pager({ page, pages, hrefFor, onSelect }: PagerProps) {
               href={hrefFor(previous)}
               onClick={follow(previous)}
             >
-              <Chevron direction="left" />
+              <Icon icon={icons.chevronLeft} />
               <span>Previous</span>
             </a>
           ) : (
             <span className="pager__link pager__step is-disabled" aria-disabled="true">
-              <Chevron direction="left" />
+              <Icon icon={icons.chevronLeft} />
               <span>Previous</span>
             </span>
           )}
@@ -86,12 +73,12 @@ export default function Pager({ page, pages, hrefFor, onSelect }: PagerProps) {
           {next ? (
             <a className="pager__link pager__step" href={hrefFor(next)} onClick={follow(next)}>
               <span>Next</span>
-              <Chevron direction="right" />
+              <Icon icon={icons.chevronRight} />
             </a>
           ) : (
             <span className="pager__link pager__step is-disabled" aria-disabled="true">
               <span>Next</span>
-              <Chevron direction="right" />
+              <Icon icon={icons.chevronRight} />
             </span>
           )}
         </li>

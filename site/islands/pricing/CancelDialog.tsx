@@ -10,7 +10,8 @@ import {
   cancelSubscription,
   showBanner,
 } from '../../stores/subscription.ts';
-import Modal from './Modal.tsx';
+import ConfirmButtons from '../shared/ConfirmButtons.tsx';
+import Dialog from '../shared/Dialog.tsx';
 
 interface CancelDialogProps {
   open: boolean;
@@ -56,7 +57,7 @@ export default function CancelDialog({
   };
 
   return (
-    <Modal
+    <Dialog
       open={open}
       busy={busy}
       onClose={onClose}
@@ -65,7 +66,7 @@ export default function CancelDialog({
       describedBy={textId}
       initialFocusRef={keepRef}
       fallbackFocusRef={fallbackFocusRef}
-      className="cancel-dialog"
+      className="pricing-dialog cancel-dialog"
       testId="cancel-dialog"
     >
       <h2 id={headingId} className="pricing-dialog__title">
@@ -79,29 +80,16 @@ export default function CancelDialog({
         <p>The credits remaining in your account stay yours, and you can keep using them.</p>
       </div>
       <div className="pricing-dialog__actions">
-        <button
-          ref={keepRef}
-          type="button"
-          className="btn btn-secondary"
-          // aria-disabled rather than disabled: focus must not fall out of the dialog.
-          onClick={() => {
-            if (!busy) onClose();
-          }}
-          aria-disabled={busy || undefined}
-        >
-          Keep subscription
-        </button>
-        <button
-          type="button"
-          className="btn btn-danger"
-          onClick={onConfirm}
-          aria-disabled={busy || undefined}
-          aria-busy={busy || undefined}
-        >
-          {busy && <span className="spinner spinner-sm" aria-hidden="true" />}
-          Cancel subscription
-        </button>
+        <ConfirmButtons
+          cancelRef={keepRef}
+          cancelLabel="Keep subscription"
+          confirmLabel="Cancel subscription"
+          danger
+          busy={busy}
+          onCancel={onClose}
+          onConfirm={() => void onConfirm()}
+        />
       </div>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,21 +1,15 @@
 /** A credit pack's button: neutral until the stored session is known, then 'Buy Now'. */
-import { useStore } from '@nanostores/react';
-import { useEffect, useMemo } from 'react';
-import { $authReady, initAuth } from '../../stores/auth.ts';
+import { useMemo } from 'react';
+import { $authReady } from '../../stores/auth.ts';
 import { startPurchase, type PurchaseItem } from '../../stores/subscription.ts';
-
-const HYDRATE = { ssr: 'initial' } as const;
+import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 interface PackActionProps {
   pack: { id: string; name: string; price: number; credits: number };
 }
 
 export default function PackAction({ pack }: PackActionProps) {
-  const ready = useStore($authReady, HYDRATE);
-
-  useEffect(() => {
-    initAuth();
-  }, []);
+  const ready = useHydratedStore($authReady);
 
   const item = useMemo<PurchaseItem>(
     () => ({

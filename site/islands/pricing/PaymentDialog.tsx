@@ -2,8 +2,8 @@
  * Payment dialog (spec 4 "Payment dialog"): shows the item, creates the hosted checkout session
  * at once and sends the browser to the provider. Failures close it and explain in the banner.
  */
-import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { formatCredits, formatPrice } from '../../lib/format.ts';
 import {
   $purchase,
   BANNER_LONG_MS,
@@ -11,19 +11,16 @@ import {
   PAYMENT_FAILED,
   closePurchase,
   createCheckoutSession,
-  formatCredits,
-  formatPrice,
   showBanner,
   type PurchaseItem,
 } from '../../stores/subscription.ts';
-import Modal from './Modal.tsx';
-
-const HYDRATE = { ssr: 'initial' } as const;
+import Dialog from '../shared/Dialog.tsx';
+import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 type Phase = 'creating' | 'redirecting';
 
 export default function PaymentDialog() {
-  const item = useStore($purchase, HYDRATE);
+  const item = useHydratedStore($purchase);
   const [phase, setPhase] = useState<Phase>('creating');
   const started = useRef<PurchaseItem | null>(null);
   const headingId = useId();
@@ -77,14 +74,14 @@ export default function PaymentDialog() {
   const isPlan = item?.type === 'subscription';
 
   return (
-    <Modal
+    <Dialog
       open={item !== null}
       // The session request must not be abandoned half-way: a new click would open a second one.
       busy
       onClose={closePurchase}
       labelledBy={headingId}
       describedBy={statusId}
-      className="payment-dialog"
+      className="pricing-dialog payment-dialog"
       testId="payment-dialog"
     >
       {item && (
@@ -119,6 +116,6 @@ export default function PaymentDialog() {
           </p>
         </>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -4,12 +4,10 @@
  * current plan is marked 'Current' with 'Current Plan' and the others read
  * 'Switch Plan (Cancel First)'.
  */
-import { useStore } from '@nanostores/react';
-import { useEffect, useMemo } from 'react';
-import { $authReady, $authToken, $user, initAuth } from '../../stores/auth.ts';
+import { useMemo } from 'react';
+import { $authReady, $authToken, $user } from '../../stores/auth.ts';
 import { $subscription, startPurchase, type PurchaseItem } from '../../stores/subscription.ts';
-
-const HYDRATE = { ssr: 'initial' } as const;
+import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 interface PlanActionProps {
   plan: { id: string; name: string; monthlyPrice: number; credits: number };
@@ -20,14 +18,10 @@ interface PlanActionProps {
 }
 
 export default function PlanAction({ plan, nameId, featured = false }: PlanActionProps) {
-  const ready = useStore($authReady, HYDRATE);
-  const token = useStore($authToken, HYDRATE);
-  const user = useStore($user, HYDRATE);
-  const status = useStore($subscription, HYDRATE);
-
-  useEffect(() => {
-    initAuth();
-  }, []);
+  const ready = useHydratedStore($authReady);
+  const token = useHydratedStore($authToken);
+  const user = useHydratedStore($user);
+  const status = useHydratedStore($subscription);
 
   const item = useMemo<PurchaseItem>(
     () => ({

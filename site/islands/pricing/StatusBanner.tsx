@@ -3,11 +3,11 @@
  * Both live regions always exist, so a new message is announced: status for news, alert for
  * errors. The timer pauses while the pointer or focus is on the banner.
  */
-import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
+import * as icons from '../../lib/icons/index.ts';
 import { $banner, clearBanner, type Banner } from '../../stores/subscription.ts';
-
-const HYDRATE = { ssr: 'initial' } as const;
+import Icon from '../shared/Icon.tsx';
+import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 function BannerBox({ banner }: { banner: Banner }) {
   const [paused, setPaused] = useState(false);
@@ -52,43 +52,24 @@ function BannerBox({ banner }: { banner: Banner }) {
         aria-label="Dismiss message"
         onClick={() => clearBanner(id)}
       >
-        <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-          <path
-            d="M6 6l12 12M18 6L6 18"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-          />
-        </svg>
+        <Icon icon={icons.close} />
       </button>
     </div>
   );
 }
 
+const BANNER_ICONS = {
+  success: icons.circleCheck,
+  error: icons.circleError,
+  info: icons.circleInfo,
+};
+
 function BannerIcon({ tone }: { tone: Banner['tone'] }) {
-  return (
-    <svg className="pricing-banner__icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" strokeWidth="2" />
-      {tone === 'success' ? (
-        <path
-          d="M7.5 12.5l3 3 6-6.5"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      ) : tone === 'error' ? (
-        <path d="M12 7v6M12 16.5v.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-      ) : (
-        <path d="M12 11v6M12 7.5v.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-      )}
-    </svg>
-  );
+  return <Icon icon={BANNER_ICONS[tone]} className="pricing-banner__icon" />;
 }
 
 export default function StatusBanner() {
-  const banner = useStore($banner, HYDRATE);
+  const banner = useHydratedStore($banner);
   const isError = banner?.tone === 'error';
 
   return (

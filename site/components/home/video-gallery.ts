@@ -1,0 +1,88 @@
+/**
+ * The home gallery's custom element (<video-gallery>, Gallery.astro): the category filter and
+ * 'More Videos' over the server-rendered cards, with the pure rules of site/lib/gallery.ts.
+ */
+import {
+  FILTER_RESET_VISIBLE,
+  galleryStatus,
+  hasMore,
+  INITIAL_VISIBLE,
+  MORE_STEP,
+  toFilter,
+  visibleEntries,
+  entriesInFilter,
+  type GalleryCategory,
+  type GalleryFilter,
+} from '../../lib/gallery.ts';
+
+interface Card {
+  category: GalleryCategory;
+  element: HTMLElement;
+}
+
+/**
+ * A card's frame kept in <noscript> (with scripting on, its content is text) becomes a real
+ * frame the first time the card is shown. The markup is this page's own, rendered at build.
+ */
+function materializeFrame(card: HTMLElement) {
+  const deferred = card.querySelector('noscript.gallery__deferred');
+  if (!deferred) return;
+  deferred.insertAdjacentHTML('afterend', deferred.textContent ?? '');
+  deferred.remove();
+}
+
+/** Filter and 'More Videos' over the server-rendered cards; toggles `hidden`. */
+class VideoGallery extends HTMLElement {
+  #cards: Card[] = [];
+  #filter: GalleryFilter = 'All';
+  #count = INITIAL_VISIBLE;
+
+  connectedCallback() {
+    this.#cards = [...this.querySelectorAll<HTMLElement>('.gallery__card')].map((element) => ({
+      category: element.dataset.category as GalleryCategory,
+      element,
+    }));
+    this.addEventListener('click', this.#onClick);
+  }
+
+  disconnectedCallback() {
+    this.removeEventListener('click', this.#onClick);
+  }
+
+  #onClick = (event: Event) => {
+    const button = (event.target as Element).closest('button');
+    if (!button || !this.contains(button)) return;
+    if (button.dataset.filter !== undefined) {
+      // Spec: changing the filter resets the visible count to 4.
+      this.#filter = toFilter(button.dataset.filter);
+      this.#count = FILTER_RESET_VISIBLE;
+    } else if (button.classList.contains('gallery__more')) {
+      this.#count += MORE_STEP;
+    } else {
+      return;
+    }
+    this.#render();
+  };
+
+  #render() {
+    const shown = new Set(visibleEntries(this.#cards, this.#filter, this.#count));
+    for (const card of this.#cards) {
+      card.element.hidden = !shown.has(card);
+      if (!card.element.hidden) materializeFrame(card.element);
+    }
+    for (const button of this.querySelectorAll<HTMLButtonElement>('[data-filter]')) {
+      button.setAttribute('aria-pressed', String(button.dataset.filter === this.#filter));
+    }
+    const total = entriesInFilter(this.#cards, this.#filter).length;
+    const status = this.querySelector<HTMLElement>('.gallery__status')!;
+    status.textContent = galleryStatus(shown.size, total, this.#filter);
+    status.toggleAttribute('data-empty', total === 0);
+    this.querySelector<HTMLButtonElement>('.gallery__more')!.hidden = !hasMore(
+      this.#cards,
+      this.#filter,
+      this.#count,
+    );
+  }
+}
+
+customElements.define('video-gallery', VideoGallery);

@@ -1,0 +1,23 @@
+/** The auth calls (spec 7 "auth calls"): sign-in options, the two sign-ins and sign-out. */
+import type { AuthConfigResponse, SessionResponse } from '../../../server/contracts/auth.ts';
+import { api } from './http.ts';
+
+/** Which sign-in methods this server offers (Google client id, local sign-in). */
+export async function getAuthConfig(): Promise<AuthConfigResponse> {
+  return api.get('/api/auth/config').json<AuthConfigResponse>();
+}
+
+/** Exchange a Google ID token for a session. */
+export async function signInWithGoogle(credential: string): Promise<SessionResponse> {
+  return api.post('/api/auth/google', { json: { credential } }).json<SessionResponse>();
+}
+
+/** Local sign-in: a name and an email, no password (local mode). */
+export async function signInLocally(name: string, email: string): Promise<SessionResponse> {
+  return api.post('/api/auth/local', { json: { name, email } }).json<SessionResponse>();
+}
+
+/** Revoke the current session on the server (the bearer token names it). */
+export async function revokeSession(): Promise<void> {
+  await api.post('/api/auth/signout');
+}
