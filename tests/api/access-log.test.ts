@@ -1,23 +1,13 @@
 /** The access log: one line per answered request, without query strings or credentials. */
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
+import { captureLogEntries } from '../helpers/logs.ts';
 
 describe('access log', () => {
   let t: TestApp;
-  const lines: Array<Record<string, unknown>> = [];
+  const { stream, lines } = captureLogEntries();
 
   beforeAll(async () => {
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) =>
-      lines.push(
-        ...chunk
-          .toString()
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => JSON.parse(line) as Record<string, unknown>),
-      ),
-    );
     t = await createTestApp('pglite', { env: { LOG_LEVEL: 'info' }, deps: { logStream: stream } });
   });
   afterAll(() => t.close());

@@ -21,10 +21,10 @@ import {
   TEST_ADMIN,
   type TestApp,
 } from '../helpers/app.ts';
+import { requestCheckout } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
-import { grantCredits, multipart } from '../helpers/video.ts';
+import { grantCredits, requestGeneration } from '../helpers/video.ts';
 
-const ORIGIN = 'http://localhost:4321';
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The owner's resources that route parameters point at. */
@@ -134,24 +134,14 @@ describe.each(databaseKinds)('route access on %s', (kind) => {
 
     // The owner's resources: a ledger, a checkout, a video task; and a post by the editor.
     await grantCredits(t, owner.user.id, 17);
-    const checkout = await t.app.inject({
-      method: 'POST',
-      url: '/api/stripe/create-payment-intent',
-      headers: bearer(owner.token),
-      payload: {
-        type: 'credits',
-        package_id: 'starter',
-        success_url: `${ORIGIN}/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${ORIGIN}/pricing?payment=cancelled`,
-      },
+    const checkout = await requestCheckout(t.app, owner.token, {
+      type: 'credits',
+      package_id: 'starter',
     });
     expect(checkout.statusCode, checkout.body).toBe(200);
-    const form = multipart({ prompt: 'a lighthouse at dusk', model: 'veo3' });
-    const task = await t.app.inject({
-      method: 'POST',
-      url: '/api/video/generate',
-      headers: { ...form.headers, ...bearer(owner.token) },
-      payload: form.payload,
+    const task = await requestGeneration(t.app, owner.token, {
+      prompt: 'a lighthouse at dusk',
+      model: 'veo3',
     });
     expect(task.statusCode, task.body).toBe(200);
     const post = await t.app.inject({

@@ -9,8 +9,8 @@ import { lockPath, readLock } from '../../server/core/embedded-lock.ts';
 import { verifyPassword } from '../../server/core/passwords.ts';
 import { users } from '../../server/db/schema.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { PROJECT_ROOT, runScript } from '../helpers/process.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const ACTOR = `cli:${userInfo().username}`;
 /** Each command is a new Node process that opens a database: slow on a busy machine. */
 const SLOW = { timeout: 180_000 };
@@ -28,26 +28,9 @@ const baseEnv = (dataDir: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-function run(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  input = '',
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/admin.ts', ...args], {
-      cwd: root,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+/** `npm run admin -- ...args`. */
+const run = (args: string[], env: NodeJS.ProcessEnv, input = '') =>
+  runScript('scripts/admin.ts', args, env, input);
 
 async function seedCustomer(database: Database, email: string): Promise<string> {
   const [row] = await database.db
@@ -172,7 +155,7 @@ describe('npm run admin while the server holds the embedded database', SLOW, () 
     await seedCustomer(database, 'ann@example.com');
     await database.close();
     server = spawn(process.execPath, ['server/main.ts'], {
-      cwd: root,
+      cwd: PROJECT_ROOT,
       env: baseEnv(dataDir, { ...ADMIN, PORT: '0', SERVE_SITE: 'false', LOG_LEVEL: 'warn' }),
       stdio: 'ignore',
     });
@@ -218,16 +201,11 @@ describe('npm run admin while the server holds the embedded database', SLOW, () 
   });
 
   it('keeps a second server off the same embedded database', async () => {
-    const second = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['server/main.ts'], {
-        cwd: root,
-        env: baseEnv(dataDir, { PORT: '0', SERVE_SITE: 'false' }),
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('close', (code) => resolve({ code, stderr }));
-    });
+    const second = await runScript(
+      'server/main.ts',
+      [],
+      baseEnv(dataDir, { PORT: '0', SERVE_SITE: 'false' }),
+    );
     expect(second.code).toBe(1);
     expect(second.stderr).toContain('is in use by another server');
   });
@@ -242,16 +220,11 @@ describe('the server and a running admin CLI', SLOW, () => {
         lockPath(dataDir),
         JSON.stringify({ pid: process.pid, owner: 'admin-cli', port: null, startedAt: '' }),
       );
-      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['server/main.ts'], {
-          cwd: root,
-          env: baseEnv(dataDir, { PORT: '0', SERVE_SITE: 'false' }),
-          stdio: ['ignore', 'ignore', 'pipe'],
-        });
-        let stderr = '';
-        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-        child.on('close', (code) => resolve({ code, stderr }));
-      });
+      const result = await runScript(
+        'server/main.ts',
+        [],
+        baseEnv(dataDir, { PORT: '0', SERVE_SITE: 'false' }),
+      );
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`is in use by the admin CLI (pid ${process.pid})`);
     } finally {

@@ -1,23 +1,20 @@
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import * as passwords from '../../server/core/passwords.ts';
-import { ADMIN_MESSAGES } from '../../server/contracts/admin.ts';
+import { ADMIN_MESSAGES } from '../../shared/admin.ts';
 import { LOCKOUT_FAILURES, LOCKOUT_MS } from '../../server/domains/admin/service.ts';
 import { bearer, createTestApp, signInLocal, TEST_ADMIN, type TestApp } from '../helpers/app.ts';
 import { databaseKinds } from '../helpers/database.ts';
+import { captureLogLines } from '../helpers/logs.ts';
+import { median } from '../helpers/measure.ts';
 
 describe.each(databaseKinds)('admin sign-in on %s', (kind) => {
   let t: TestApp;
   // The sign-in's clock; sessions still expire by the database's clock, so it starts at now.
   let clock = new Date();
-  const lines: string[] = [];
+  const { stream, lines } = captureLogLines();
 
   beforeAll(async () => {
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) =>
-      lines.push(...chunk.toString().split('\n').filter(Boolean)),
-    );
     t = await createTestApp(kind, {
       env: { LOG_LEVEL: 'info' },
       deps: { logStream: stream, now: () => clock },
@@ -117,7 +114,6 @@ describe.each(databaseKinds)('admin sign-in on %s', (kind) => {
       unknown.push(await time(`nobody${i}`, `10.5.0.${i}`));
       known.push(await time(TEST_ADMIN.username, `10.6.0.${i}`));
     }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     // Skipping scrypt would make the unknown name ~100x faster; allow for a busy machine.
     const ratio = median(unknown) / median(known);
     expect(ratio).toBeGreaterThan(0.2);

@@ -1,6 +1,5 @@
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
@@ -13,16 +12,13 @@ import {
   type TestApp,
 } from '../helpers/app.ts';
 import { databaseKinds } from '../helpers/database.ts';
+import { captureLogLines } from '../helpers/logs.ts';
 
 describe.each(databaseKinds)('admin status and self-test on %s', (kind) => {
   let t: TestApp;
-  const lines: string[] = [];
+  const { stream, lines } = captureLogLines();
 
   beforeAll(async () => {
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) =>
-      lines.push(...chunk.toString().split('\n').filter(Boolean)),
-    );
     t = await createTestApp(kind, { env: { LOG_LEVEL: 'info' }, deps: { logStream: stream } });
   });
   afterAll(() => t.close());

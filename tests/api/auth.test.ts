@@ -3,7 +3,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGoogleIdentity } from '../../server/domains/accounts/google-identity.ts';
 import { startGoogleFake, type GoogleFake } from '../fakes/google.ts';
-import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
+import {
+  bearer,
+  createTestApp,
+  PRODUCTION_ENV,
+  signInLocal,
+  type TestApp,
+} from '../helpers/app.ts';
 import { databaseKinds } from '../helpers/database.ts';
 
 describe.each(databaseKinds)('accounts on %s', (kind) => {
@@ -328,23 +334,11 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
   });
 });
 
-describe('production mode', () => {
+describe('sign-in in production', () => {
   it('has no local sign-in route', async () => {
     const google = await startGoogleFake();
     const t = await createTestApp('pglite', {
-      env: {
-        NODE_ENV: 'production',
-        DATABASE_URL: 'postgres://unused.invalid/db',
-        GOOGLE_CLIENT_ID: google.clientId,
-        PUBLIC_SITE_URL: 'https://veo3studio.app',
-        SMTP_URL: 'smtp://mail.invalid:25',
-        STRIPE_SECRET_KEY: 'sk_test_unused',
-        STRIPE_WEBHOOK_SECRET: 'whsec_unused',
-        VIDEO_PROVIDER: 'veo',
-        GEMINI_API_KEY: 'unused',
-        VEO_MODEL_TEXT: 'veo-text-unused',
-        VEO_MODEL_IMAGE: 'veo-image-unused',
-      },
+      env: { ...PRODUCTION_ENV, GOOGLE_CLIENT_ID: google.clientId },
       deps: { google: createGoogleIdentity({ ...google, clientId: google.clientId }) },
     });
     try {

@@ -13,7 +13,7 @@ import { access, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HTTPMethods, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_MODEL } from '../../server/contracts/video.ts';
+import { IMAGE_MODEL } from '../../shared/video.ts';
 import { MAX_JSON_DEPTH } from '../../server/core/request-input.ts';
 import { loadLiveRelease } from '../../server/domains/site-build/static-site.ts';
 import {

@@ -2,16 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptions } from '../../server/db/schema.ts';
 import { createLocalCheckoutProvider } from '../../server/domains/billing/providers/local-checkout.ts';
-import { ALREADY_SUBSCRIBED, createBillingService } from '../../server/domains/billing/service.ts';
+import { BILLING_MESSAGES } from '../../shared/billing.ts';
+import { createBillingService } from '../../server/domains/billing/service.ts';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
-import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
+import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
+import { requestCheckout, SITE_ORIGIN } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
-
-const ORIGIN = 'http://localhost:4321';
-const returnUrls = {
-  success_url: `${ORIGIN}/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}`,
-  cancel_url: `${ORIGIN}/pricing?payment=cancelled`,
-};
 
 describe.each(databaseKinds)('billing with the local checkout on %s', (kind) => {
   let t: TestApp;
@@ -21,12 +17,7 @@ describe.each(databaseKinds)('billing with the local checkout on %s', (kind) => 
   afterAll(() => t.close());
 
   const checkout = (token: string | null, payload: object) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/stripe/create-payment-intent',
-      headers: token ? bearer(token) : {},
-      payload: { ...returnUrls, ...payload },
-    });
+    requestCheckout(t.app, token, payload);
   const pay = (sessionId: string) =>
     t.app.inject({
       method: 'POST',
@@ -34,9 +25,7 @@ describe.each(databaseKinds)('billing with the local checkout on %s', (kind) => 
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: '',
     });
-  const balance = async (token: string) =>
-    (await t.app.inject({ url: '/api/credits/balance', headers: bearer(token) })).json().data
-      .total_credits as number;
+  const balance = (token: string) => creditBalance(t.app, token);
   const status = async (token: string) =>
     (await t.app.inject({ url: '/api/stripe/subscription/status', headers: bearer(token) })).json();
 
@@ -90,7 +79,7 @@ describe.each(databaseKinds)('billing with the local checkout on %s', (kind) => 
     const first = await pay(sessionId);
     expect(first.statusCode).toBe(303);
     expect(first.headers.location).toBe(
-      `${ORIGIN}/pricing?payment=success&session_id=${sessionId}`,
+      `${SITE_ORIGIN}/pricing?payment=success&session_id=${sessionId}`,
     );
     expect((await pay(sessionId)).statusCode).toBe(303);
     expect(await balance(ann.token)).toBe(330);
@@ -120,7 +109,7 @@ describe.each(databaseKinds)('billing with the local checkout on %s', (kind) => 
       payload: '',
     });
     expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toBe(`${ORIGIN}/pricing?payment=cancelled`);
+    expect(res.headers.location).toBe(`${SITE_ORIGIN}/pricing?payment=cancelled`);
     expect((await pay(sessionId)).statusCode).toBe(409);
     expect(await balance(ann.token)).toBe(0);
   });
@@ -153,7 +142,7 @@ describe.each(databaseKinds)('billing with the local checkout on %s', (kind) => 
 
     const second = await checkout(ann.token, { type: 'subscription', plan_id: 'pro' });
     expect(second.statusCode).toBe(409);
-    expect(second.json().message).toBe(ALREADY_SUBSCRIBED);
+    expect(second.json().message).toBe(BILLING_MESSAGES.alreadySubscribed);
     // Packs stay available while subscribed.
     expect((await checkout(ann.token, { type: 'credits', package_id: 'starter' })).statusCode).toBe(
       200,

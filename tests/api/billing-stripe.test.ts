@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
-import { startStripeFake, type SignedEvent, type StripeFake } from '../fakes/stripe.ts';
-import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
+import { startStripeFake, type SignedEvent, type StripeFake } from '../fakes/stripe/index.ts';
+import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
+import { CHECKOUT_RETURN_URLS, requestCheckout } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
-
-const ORIGIN = 'http://localhost:4321';
-const returnUrls = {
-  success_url: `${ORIGIN}/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}`,
-  cancel_url: `${ORIGIN}/pricing?payment=cancelled`,
-};
 
 describe.each(databaseKinds)('billing through Stripe (fake) on %s', (kind) => {
   let stripe: StripeFake;
@@ -41,16 +36,9 @@ describe.each(databaseKinds)('billing through Stripe (fake) on %s', (kind) => {
     if (!found) throw new Error(`no ${type} in ${events.map((e) => e.event.type).join(', ')}`);
     return found;
   };
-  const balance = async (token: string) =>
-    (await t.app.inject({ url: '/api/credits/balance', headers: bearer(token) })).json().data
-      .total_credits as number;
+  const balance = (token: string) => creditBalance(t.app, token);
   const buy = async (token: string, payload: object) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/stripe/create-payment-intent',
-      headers: bearer(token),
-      payload: { ...returnUrls, ...payload },
-    });
+    const res = await requestCheckout(t.app, token, payload);
     expect(res.statusCode).toBe(200);
     return res.json() as { url: string; sessionId: string };
   };
@@ -72,7 +60,7 @@ describe.each(databaseKinds)('billing through Stripe (fake) on %s', (kind) => {
       mode: 'payment',
       client_reference_id: ann.user.id,
       customer_email: 'ann-stripe@example.com',
-      success_url: returnUrls.success_url,
+      success_url: CHECKOUT_RETURN_URLS.success_url,
       line_items: [{ quantity: '1', price_data: { currency: 'usd', unit_amount: '1990' } }],
       metadata: { userId: ann.user.id, kind: 'credits', itemId: 'starter' },
     });

@@ -9,22 +9,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { isApiPath } from '../../server/core/security.ts';
 import { loadLiveRelease } from '../../server/domains/site-build/static-site.ts';
-import { bearer, createTestApp, signInLocal, testConfig, type TestApp } from '../helpers/app.ts';
+import {
+  bearer,
+  createTestApp,
+  PRODUCTION_ENV,
+  signInLocal,
+  testConfig,
+  type TestApp,
+} from '../helpers/app.ts';
 
-/** The settings production refuses to start without (none is contacted in this test). */
-const PRODUCTION_ENV = {
-  NODE_ENV: 'production',
+/** The production settings, serving the site (none is contacted in this test). */
+const PRODUCTION_SITE_ENV = {
+  ...PRODUCTION_ENV,
   SERVE_SITE: 'true',
-  DATABASE_URL: 'postgres://unused.invalid/db',
   GOOGLE_CLIENT_ID: 'headers-test.apps.googleusercontent.com',
-  PUBLIC_SITE_URL: 'https://veo3studio.app',
-  SMTP_URL: 'smtp://mail.invalid:25',
-  STRIPE_SECRET_KEY: 'sk_test_unused',
-  STRIPE_WEBHOOK_SECRET: 'whsec_unused',
-  VIDEO_PROVIDER: 'veo',
-  GEMINI_API_KEY: 'unused',
-  VEO_MODEL_TEXT: 'veo-text-unused',
-  VEO_MODEL_IMAGE: 'veo-image-unused',
 };
 
 /** The URL a release file is served at (build.format 'file': login.html → /login). */
@@ -82,7 +80,7 @@ describe('security headers', () => {
       .filter((f): f is string => !!f)
       .map((f) => `/${f}`);
     // The same release and database under the production config.
-    production = await buildApp(testConfig(t.dataDir, PRODUCTION_ENV), {
+    production = await buildApp(testConfig(t.dataDir, PRODUCTION_SITE_ENV), {
       database: t.database,
       scheduler: false,
     });

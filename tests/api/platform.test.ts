@@ -1,16 +1,12 @@
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
+import { captureLogLines } from '../helpers/logs.ts';
 
 describe('logs', () => {
   let t: TestApp;
-  const lines: string[] = [];
+  const { stream, lines } = captureLogLines();
 
   beforeAll(async () => {
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) =>
-      lines.push(...chunk.toString().split('\n').filter(Boolean)),
-    );
     t = await createTestApp('pglite', { env: { LOG_LEVEL: 'info' }, deps: { logStream: stream } });
   });
   afterAll(() => t.close());
@@ -47,7 +43,7 @@ describe('logs', () => {
   });
 });
 
-describe('platform', () => {
+describe('API-wide answers: rate limits, security headers, 404s, OpenAPI', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp('pglite', { deps: { authRateLimit: 3 } });

@@ -3,13 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = path.resolve(import.meta.dirname, '../..');
+import { PROJECT_ROOT, runScript } from '../helpers/process.ts';
 
 /** Starts server/main.ts as `npm start` would (without the site) and waits for its port. */
 function startServer(dataDir: string) {
   const child = spawn(process.execPath, ['server/main.ts'], {
-    cwd: root,
+    cwd: PROJECT_ROOT,
     env: {
       ...process.env,
       PORT: '0',
@@ -35,7 +34,7 @@ function startServer(dataDir: string) {
   return { child, port, exited, output: () => output };
 }
 
-describe('server/main.ts', () => {
+describe('the server process (npm start)', () => {
   it('serves, then on SIGTERM finishes and exits 0 with its database closed cleanly', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'veo3-main-'));
     try {
@@ -67,14 +66,12 @@ describe('server/main.ts', () => {
   });
 
   it('refuses to start in production without its secrets and names the variable', async () => {
-    const child = spawn(process.execPath, ['server/main.ts'], {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: '', GOOGLE_CLIENT_ID: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { code, stderr } = await runScript('server/main.ts', [], {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: '',
+      GOOGLE_CLIENT_ID: '',
     });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
     expect(stderr).toContain('NODE_ENV=production refuses to start');
     expect(stderr).toContain('DATABASE_URL');

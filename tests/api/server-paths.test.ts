@@ -4,13 +4,13 @@
  */
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_PATH_PREFIXES } from '../../server/contracts/server-paths.ts';
+import { SERVER_PATH_PREFIXES } from '../../shared/server-paths.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 const underPrefix = (url: string) =>
   SERVER_PATH_PREFIXES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
 
-describe('server paths', () => {
+describe('server path prefixes', () => {
   let t: TestApp;
   const urls = new Set<string>();
 

@@ -6,12 +6,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import gallery from '../../content/gallery.json' with { type: 'json' };
 import { loadConfig } from '../../server/config.ts';
 import type { SampleRenderRequest } from '../../server/domains/site-build/samples.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
+import { captureLogEntries } from '../helpers/logs.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -20,7 +20,7 @@ describe('npm start on a fresh data directory outside the checkout', () => {
   let cacheDir: string;
   let server: RunningServer;
   let base: string;
-  const lines: Array<{ msg: string }> = [];
+  const { stream: logStream, lines } = captureLogEntries<{ msg: string }>();
   const rendered: string[] = [];
   let releaseRenders!: () => void;
   const rendersHeld = new Promise<void>((resolve) => (releaseRenders = resolve));
@@ -30,13 +30,6 @@ describe('npm start on a fresh data directory outside the checkout', () => {
     // the project and wrote its prerender bundle where no node_modules resolves its imports.
     dataDir = await mkdtemp(`${root}-data-`);
     cacheDir = await mkdtemp(path.join(tmpdir(), 'veo3-samples-'));
-    const logStream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean))
-          lines.push(JSON.parse(line));
-        done();
-      },
-    });
     const sampleRenderer = async (req: SampleRenderRequest) => {
       await rendersHeld;
       await mkdir(path.dirname(req.outputPath), { recursive: true });

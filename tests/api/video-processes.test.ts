@@ -8,9 +8,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
-import { startVeoFake, type VeoFake } from '../fakes/veo.ts';
-import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
-import { grantCredits, multipart } from '../helpers/video.ts';
+import { startVeoFake, type VeoFake } from '../fakes/veo/index.ts';
+import { createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
+import { grantCredits, requestGeneration } from '../helpers/video.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const TEXT_MODEL_ID = 'veo-test-text-001';
@@ -57,13 +57,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('video workers as processes on P
   }
 
   const submit = async (token: string, prompt: string) => {
-    const body = multipart({ prompt, model: 'veo3' });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/video/generate',
-      headers: { ...body.headers, ...bearer(token) },
-      payload: body.payload,
-    });
+    const res = await requestGeneration(t.app, token, { prompt, model: 'veo3' });
     expect(res.statusCode).toBe(200);
     return res.json().data.taskId as string;
   };
@@ -109,10 +103,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('video workers as processes on P
       30_000,
     );
     expect(submitsOf('survive a crash')).toBe(1);
-    const balance = (
-      await t.app.inject({ url: '/api/credits/balance', headers: bearer(ann.token) })
-    ).json().data.total_credits;
-    expect(balance).toBe(0);
+    expect(await creditBalance(t.app, ann.token)).toBe(0);
   }, 60_000);
 
   it('two workers process 20 tasks exactly once each', async () => {

@@ -7,13 +7,19 @@ import { createCreditsService } from '../../server/domains/credits/service.ts';
 import { createMediaStore } from '../../server/domains/video/media.ts';
 import { createVideoWorker, DEADLINE_MESSAGE } from '../../server/domains/video/worker.ts';
 import * as videoRepo from '../../server/domains/video/repository.ts';
-import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
+import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
 import { databaseKinds } from '../helpers/database.ts';
-import { fakeProvider, grantCredits, multipart, pngImage } from '../helpers/video.ts';
+import {
+  fakeProvider,
+  grantCredits,
+  pngImage,
+  requestGeneration,
+  type MultipartFile,
+} from '../helpers/video.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };
 
-describe.each(databaseKinds)('video on %s', (kind) => {
+describe.each(databaseKinds)('video generation on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -23,20 +29,10 @@ describe.each(databaseKinds)('video on %s', (kind) => {
   const generate = (
     token: string | null,
     fields: Record<string, string>,
-    file?: Parameters<typeof multipart>[1],
+    file?: MultipartFile,
     extraHeaders: Record<string, string> = {},
-  ) => {
-    const body = multipart(fields, file);
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/video/generate',
-      headers: { ...body.headers, ...(token ? bearer(token) : {}), ...extraHeaders },
-      payload: body.payload,
-    });
-  };
-  const balance = async (token: string) =>
-    (await t.app.inject({ url: '/api/credits/balance', headers: bearer(token) })).json().data
-      .total_credits as number;
+  ) => requestGeneration(t.app, token, fields, file, extraHeaders);
+  const balance = (token: string) => creditBalance(t.app, token);
   const worker = (
     provider = fakeProvider(),
     extra: Partial<Parameters<typeof createVideoWorker>[0]> = {},

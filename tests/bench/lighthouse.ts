@@ -11,7 +11,6 @@
  * reported, so one noisy run does not fail a page; BENCH_LIGHTHOUSE_RUNS=3 always takes three.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +18,8 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { ensureSampleClips } from '../../server/domains/site-build/samples.ts';
+import { median, type Figure } from '../helpers/measure.ts';
+import { freePort } from '../helpers/process.ts';
 
 type StartProcess = (
   script: string,
@@ -26,14 +27,6 @@ type StartProcess = (
 ) => Promise<{ child: ChildProcess; port: number }>;
 
 type Report = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
-
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  goal?: string;
-  met?: boolean;
-}
 
 export interface PageResult {
   path: string;
@@ -83,18 +76,6 @@ const CHROME_FLAGS = [
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const FIXED_PAGES = ['/', '/pricing', '/video-effects', '/asmr-video', '/blog'];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const score = (report: Report, id: string) => {
   const value = report.categories[id]?.score;
   return value === null || value === undefined ? null : Math.round(value * 100);

@@ -19,14 +19,15 @@ import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { renderLocalVideo } from '../../server/domains/video/providers/local-renderer.ts';
 import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
 import type { PostsSnapshot } from '../../server/contracts/blog.ts';
 import { lighthouseBench } from './lighthouse.ts';
 import { runSuite, SCENARIOS, type SuiteResult } from '../resilience/suite.ts';
 import { PROFILES } from '../resilience/profiles.ts';
-import { freePort, sleep } from '../resilience/processes.ts';
+import { median, type Figure } from '../helpers/measure.ts';
+import { createPostgresDatabase } from '../helpers/postgres.ts';
+import { freePort, sleep } from '../helpers/process.ts';
 
 const benchStarted = performance.now();
 const root = path.resolve(import.meta.dirname, '../..');
@@ -49,13 +50,6 @@ interface Row {
   replayReqPerSec?: number;
   /** req/s ÷ replayReqPerSec: the share left to the app once the answer's own cost is out. */
   replayRatio?: number;
-}
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  goal?: string;
-  met?: boolean;
 }
 const rows: Row[] = [];
 const figures: Figure[] = [];
@@ -152,6 +146,20 @@ const percentile = (values: number[], p: number) => {
     1,
   );
 };
+
+/** `npm start` on `dataDir` on a free port, with `env` added. */
+function startServer(dataDir: string, env: Record<string, string>) {
+  return startProcess('server/main.ts', {
+    PORT: '0',
+    DATA_DIR: dataDir,
+    // info: startProcess waits for the "Server listening" line.
+    LOG_LEVEL: 'info',
+    NODE_ENV: 'development',
+    // Tasks stay queued: the renderer's CPU would otherwise distort the request figures.
+    VIDEO_WORKER: 'off',
+    ...env,
+  });
+}
 
 async function json<T>(res: Response): Promise<T> {
   if (!res.ok) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`);
@@ -300,13 +308,7 @@ async function benchApp(
   withStatic: boolean,
 ) {
   const dataDir = await mkdtemp(path.join(tmpdir(), `veo3-bench-${database}-`));
-  const { child, port } = await startProcess('server/main.ts', {
-    PORT: '0',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    NODE_ENV: 'development',
-    // Tasks stay queued: the renderer's CPU would otherwise distort the request figures.
-    VIDEO_WORKER: 'off',
+  const { child, port } = await startServer(dataDir, {
     // Hundreds of bench users sign in from one address.
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
@@ -400,17 +402,11 @@ await section('api', async () => {
   await benchApp('pglite', null, ceiling, true);
   const pgBase = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (pgBase) {
-    const name = `bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgBase });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(pgBase);
-    url.pathname = `/${name}`;
+    const database = await createPostgresDatabase(pgBase, 'bench_');
     try {
-      await benchApp('postgres', url.toString(), ceiling, false);
+      await benchApp('postgres', database.url, ceiling, false);
     } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await database.drop();
     }
   }
   ceilingProc.child.kill('SIGTERM');
@@ -502,15 +498,7 @@ await section('build', async () => {
 // 4. Publish-to-live with 1,000 posts: save an edit, time until the static page shows it.
 await section('publish', async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veo3-publish-'));
-  const { child, port } = await startProcess('server/main.ts', {
-    PORT: '0',
-    DATA_DIR: dataDir,
-    // info: startProcess waits for the "Server listening" line.
-    LOG_LEVEL: 'info',
-    NODE_ENV: 'development',
-    VIDEO_WORKER: 'off',
-    BLOG_EDITORS: 'editor@bench.example',
-  });
+  const { child, port } = await startServer(dataDir, { BLOG_EDITORS: 'editor@bench.example' });
   const base = `http://127.0.0.1:${port}`;
   try {
     const { data } = await json<{ data: { token: string } }>(
@@ -617,7 +605,6 @@ async function timeToFirstPage(dataDir: string): Promise<number> {
 }
 
 await section('start', async () => {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
   const fresh: number[] = [];
   const again: number[] = [];
   for (let i = 0; i < 3; i++) {

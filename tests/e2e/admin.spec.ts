@@ -4,30 +4,15 @@
  * context of their own, while a customer uses the site in another.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { islandReady, signInThroughForm, uniqueEmail } from '../helpers/browser.ts';
 
 const ADMIN = { username: 'admin', password: 'e2e-admin-password-123' };
 
-const uniqueEmail = (tag: string) =>
-  `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-
-/** The customer signs in through the local sign-in form, as in auth.spec.ts. */
-async function signInLocally(page: Page, name: string, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
 /**
- * The dashboard island has hydrated (Astro drops the `ssr` attribute). Until then the page shows
- * its pre-rendered "Checking your admin session…", which can take a while on a loaded machine.
+ * The dashboard island has hydrated. Until then the page shows its pre-rendered "Checking your
+ * admin session…", which can take a while on a loaded machine.
  */
-async function dashboardReady(page: Page) {
-  await page
-    .locator('astro-island[component-url*="AdminDashboard"]:not([ssr])')
-    .waitFor({ state: 'attached' });
-}
+const dashboardReady = (page: Page) => islandReady(page, 'AdminDashboard');
 
 /** A fresh context (no shared storage with the customer's page) signed in at /admin. */
 async function openAdmin(browser: Browser, viewport = { width: 1280, height: 800 }) {
@@ -85,7 +70,7 @@ test('an admin adds 50 credits with a reason, the user sees them after a reload,
   // Two browser contexts and a dozen round trips: more than the default 30 s on a busy runner.
   test.slow();
   const email = uniqueEmail('ann');
-  await signInLocally(page, 'Ann Credits', email);
+  await signInThroughForm(page, 'Ann Credits', email);
   await expect(page.getByTestId('header-credits')).toHaveAttribute('aria-label', '0 credits');
 
   const { context, page: admin } = await openAdmin(browser);
@@ -151,7 +136,7 @@ test('an admin grants blog access and the user gets Blog Admin in the header', a
   // Two browser contexts and a dozen round trips: more than the default 30 s on a busy runner.
   test.slow();
   const email = uniqueEmail('blogger');
-  await signInLocally(page, 'Bea Blogger', email);
+  await signInThroughForm(page, 'Bea Blogger', email);
   const nav = page.getByRole('navigation', { name: 'Main' }).first();
   await expect(nav.getByRole('link', { name: 'Blog Admin' })).toHaveCount(0);
 

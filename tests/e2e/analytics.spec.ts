@@ -88,7 +88,10 @@ test.describe('the consent banner on a build with a GA4 measurement id (harness 
     const component = readFileSync(`${root}site/components/ConsentBanner.astro`, 'utf8');
     const markup = component.slice(component.indexOf('---', 3) + 3, component.indexOf('<script>'));
     const styles = component.slice(component.indexOf('<style>') + 7, component.indexOf('</style>'));
-    const globalCss = readFileSync(`${root}site/styles/global.css`, 'utf8');
+    // The site-wide styles the banner stands on: tokens, base and buttons.
+    const globalCss = ['tokens.css', 'base.css', 'ui/buttons.css']
+      .map((file) => readFileSync(`${root}site/styles/${file}`, 'utf8'))
+      .join('\n');
 
     harness['consent.js'] = { type: 'text/javascript', body: bundle.output[0]!.code! };
     // What the component's <script> does.

@@ -1,16 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-
-const uniqueEmail = (tag: string) =>
-  `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-
-async function signInLocally(page: Page, name: string, email: string) {
-  await page.goto('/login');
-  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
+import { expect, test } from '@playwright/test';
+import { headerReady, signInThroughForm, storeSession, uniqueEmail } from '../helpers/browser.ts';
 
 test.describe('desktop header', () => {
   test('signs in locally, shows credits and the menu, and signs out', async ({ page }) => {
@@ -22,7 +11,7 @@ test.describe('desktop header', () => {
 
     await page.getByRole('link', { name: 'Login' }).click();
     await expect(page).toHaveURL(/\/login$/);
-    await signInLocally(page, 'Ada Lovelace', email);
+    await signInThroughForm(page, 'Ada Lovelace', email);
 
     await expect(page.getByTestId('header-credits')).toHaveAttribute('aria-label', /^0 credits$/);
     await expect(nav.getByRole('link', { name: 'History' })).toBeVisible();
@@ -54,14 +43,7 @@ test.describe('desktop header', () => {
     const email = uniqueEmail('noname');
     const res = await request.post('/api/auth/local', { data: { name: 'Temp', email } });
     const { data } = await res.json();
-    await page.goto('/');
-    await page.evaluate(
-      ({ token, user }) => {
-        localStorage.setItem('user', JSON.stringify({ ...user, name: null }));
-        localStorage.setItem('authToken', token);
-      },
-      { token: data.token, user: data.user },
-    );
+    await storeSession(page, data.token, { ...data.user, name: null });
     // The server always has a name for local accounts: answer the balance with a nameless user.
     const nameless = { ...data.user, name: null };
     await page.route('**/api/credits/balance', (route) =>
@@ -77,7 +59,7 @@ test.describe('desktop header', () => {
   });
 
   test('the login page sends a signed-in visitor to /', async ({ page }) => {
-    await signInLocally(page, 'Grace', uniqueEmail('grace'));
+    await signInThroughForm(page, 'Grace', uniqueEmail('grace'));
     await page.goto('/login');
     await page.waitForURL((url) => url.pathname === '/');
   });
@@ -108,11 +90,6 @@ test.describe('desktop header', () => {
 });
 
 /** The header island is interactive once Astro has hydrated it (it drops the ssr attribute). */
-async function headerReady(page: Page) {
-  await page
-    .locator('astro-island[component-url*="Header"]:not([ssr])')
-    .waitFor({ state: 'attached' });
-}
 
 test.describe('mobile, 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
@@ -126,7 +103,7 @@ test.describe('mobile, 390 px', () => {
     await expect(menu).toBeVisible();
     await expect(menu.getByRole('link', { name: 'History' })).toHaveCount(0);
     await menu.getByRole('link', { name: 'Login' }).click();
-    await signInLocally(page, 'Mo Bile', email);
+    await signInThroughForm(page, 'Mo Bile', email);
     await headerReady(page);
 
     await page.getByRole('button', { name: 'Open menu' }).click();

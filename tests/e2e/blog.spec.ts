@@ -1,17 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { signInThroughApi } from '../helpers/browser.ts';
 
 const EDITOR = 'editor@e2e.example';
 
 async function signInAs(page: Page, email: string, name: string) {
-  const res = await page.request.post('/api/auth/local', { data: { name, email } });
-  const { data } = await res.json();
-  await page.goto('/');
-  await page.evaluate(({ token, user }) => {
-    localStorage.setItem('user', JSON.stringify(user));
-    localStorage.setItem('authToken', token);
-  }, data);
-  return data.token as string;
+  return (await signInThroughApi(page, name, email)).token;
 }
 
 /** Waits until the publisher has rebuilt the site after our changes. */

@@ -2,20 +2,11 @@ import { expect, test, type Page } from '@playwright/test';
 import effects from '../../content/effects.json' with { type: 'json' };
 import kissing from '../../content/landings/ai-french-kissing.json' with { type: 'json' };
 import asmr from '../../content/landings/asmr-video.json' with { type: 'json' };
+import { SPEC_EFFECT_CATEGORIES } from '../helpers/content.ts';
 
 /** /video-effects, its CSS-only category filter, the two landing pages and `?prompt=` prefill. */
 
-const CHIPS = [
-  'All',
-  'Interaction',
-  'Appearance',
-  'Emotions',
-  'Entertainment',
-  'Hero/Villain',
-  'Horror/Fantasy',
-  'Xmas',
-  'Others',
-];
+const CHIPS = ['All', ...SPEC_EFFECT_CATEGORIES];
 
 const chipGroup = (page: Page) => page.getByRole('group', { name: 'Filter effects by category' });
 const cards = (page: Page) => page.getByTestId('effects-grid').getByRole('listitem');

@@ -1,15 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { islandReady, storeSession, uniqueEmail } from '../helpers/browser.ts';
 
-const uniqueEmail = (tag: string) =>
-  `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-
-/** Opens the generator and waits until its island is live (Astro drops `ssr` once hydrated). */
+/** Opens the generator and waits until its island is live. */
 async function openGenerator(page: Page, query = '') {
   await page.goto(`/text-to-veo3-video${query}`);
-  await page
-    .locator('astro-island[component-url*="Generator"]:not([ssr])')
-    .waitFor({ state: 'attached', timeout: 20_000 });
+  await islandReady(page, 'Generator', 20_000);
 }
 
 /** Signs in through the API, buys credits through the local checkout, stores the session. */
@@ -34,14 +30,7 @@ async function signInWithCredits(page: Page, packs: Array<'starter'>) {
     await page.request.post(`/checkout/local/${sessionId}/pay`, { form: {}, maxRedirects: 0 });
   }
   const me = await (await page.request.get('/api/auth/user', { headers: auth })).json();
-  await page.goto('/');
-  await page.evaluate(
-    ({ token, user }) => {
-      localStorage.setItem('user', JSON.stringify(user));
-      localStorage.setItem('authToken', token);
-    },
-    { token: data.token, user: me.data.user },
-  );
+  await storeSession(page, data.token, me.data.user);
   return { token: data.token as string };
 }
 
@@ -58,7 +47,7 @@ async function expectPlayingVideo(page: Page) {
   expect(size).toEqual([1280, 720]);
 }
 
-test.describe('generator', () => {
+test.describe('the generator page', () => {
   test.setTimeout(90_000);
 
   test('text to video: generate, play, download, and find it in history', async ({ page }) => {

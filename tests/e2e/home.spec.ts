@@ -18,7 +18,7 @@ test('Try Now goes to the generator', async ({ page }) => {
   await page.waitForURL((url) => url.pathname === '/text-to-veo3-video');
 });
 
-test.describe('gallery', () => {
+test.describe('home gallery', () => {
   test('shows 8 videos, More Videos adds 4, a category resets to 4 of that category', async ({
     page,
   }) => {
@@ -112,7 +112,7 @@ test.describe('gallery', () => {
   });
 });
 
-test.describe('FAQ', () => {
+test.describe('home FAQ', () => {
   test('opening one question closes the other', async ({ page }) => {
     await page.goto('/');
     await expectOneOpenAtATime(page);

@@ -3,15 +3,9 @@
  * style, the signed-out full-screen menu at 390 px, and pages that fit a phone. The signed-in
  * menus and "any other path redirects to /" are in auth.spec.ts.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { headerReady } from '../helpers/browser.ts';
 import { GENERATOR_PATH, SIGNED_OUT_PAGES, publicPaths, settle } from './site-pages.ts';
-
-/** The header island is interactive once Astro has hydrated it (it drops the ssr attribute). */
-async function headerReady(page: Page) {
-  await page
-    .locator('astro-island[component-url*="Header"]:not([ssr])')
-    .waitFor({ state: 'attached' });
-}
 
 test.describe('desktop header', () => {
   test('the AI Tools dropdown opens on click and closes on a second click, Escape and an outside click', async ({
@@ -69,7 +63,7 @@ test.describe('desktop header', () => {
   });
 });
 
-test.describe('at 390 px', () => {
+test.describe('the site shell at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
   test('a visitor opens the full-screen menu, sees every link, closes it with Escape and navigates from it', async ({

@@ -1,20 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 
-const uniqueEmail = (tag: string) =>
-  `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+import { signInThroughApi, uniqueEmail } from '../helpers/browser.ts';
 
-async function signIn(page: Page, name: string) {
-  const res = await page.request.post('/api/auth/local', {
-    data: { name, email: uniqueEmail(name.toLowerCase()) },
-  });
-  const { data } = await res.json();
-  await page.goto('/');
-  await page.evaluate(({ token, user }) => {
-    localStorage.setItem('user', JSON.stringify(user));
-    localStorage.setItem('authToken', token);
-  }, data);
-  return data as { token: string; user: { id: string } };
-}
+const signIn = (page: Page, name: string) =>
+  signInThroughApi(page, name, uniqueEmail(name.toLowerCase()));
 
 /** Server errors seen by the page: none are expected in these flows. */
 function watchServerErrors(page: Page) {
@@ -126,7 +115,7 @@ test('subscribes to Lite, sees Current Plan, cancels through the dialog and is b
   expect(errors).toEqual([]);
 });
 
-test.describe('at 390 px', () => {
+test.describe('pricing at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('the pricing page fits the screen and the checkout works', async ({ page }) => {

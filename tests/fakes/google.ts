@@ -5,8 +5,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { closeServer, listen, sendJson } from './http.ts';
 
 /** Claims a test may set on a fake ID token; an explicit `undefined` drops the claim. */
 export interface FakeIdTokenClaims {
@@ -140,12 +140,7 @@ export async function startGoogleFake(opts: { clientId?: string } = {}): Promise
   }
 
   const server = createServer(handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const { url } = await listen(server);
 
   function nextUser(): { n: number; sub: string } {
     userCount += 1;
@@ -208,18 +203,6 @@ export async function startGoogleFake(opts: { clientId?: string } = {}): Promise
       outage = status;
     },
 
-    close() {
-      return new Promise<void>((resolve, reject) => {
-        // fetch keeps connections alive; drop them so close() does not wait for their timeout.
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      });
-    },
+    close: () => closeServer(server),
   };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.statusCode = status;
-  res.setHeader('content-type', 'application/json; charset=UTF-8');
-  res.end(JSON.stringify(body));
 }

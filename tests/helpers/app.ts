@@ -31,6 +31,24 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}): C
   });
 }
 
+/**
+ * The settings production refuses to start without, none of which a test contacts (override
+ * GOOGLE_CLIENT_ID with a fake's, add SERVE_SITE and so on as the test needs).
+ */
+export const PRODUCTION_ENV: Record<string, string> = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://unused.invalid/db',
+  GOOGLE_CLIENT_ID: 'unused.apps.googleusercontent.com',
+  PUBLIC_SITE_URL: 'https://veo3studio.app',
+  SMTP_URL: 'smtp://mail.invalid:25',
+  STRIPE_SECRET_KEY: 'sk_test_unused',
+  STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+  VIDEO_PROVIDER: 'veo',
+  GEMINI_API_KEY: 'unused',
+  VEO_MODEL_TEXT: 'veo-text-unused',
+  VEO_MODEL_IMAGE: 'veo-image-unused',
+};
+
 /** The operator account every test app has (override ADMIN_* in `env` to change or drop it). */
 export const TEST_ADMIN = { username: 'ops', password: 'correct horse battery staple' };
 /** Hashed once per test file: scrypt is deliberately slow. */
@@ -79,6 +97,12 @@ export async function signInLocal(app: FastifyInstance, email = 'ann@example.com
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The signed-in user's credit balance, as GET /api/credits/balance reports it. */
+export async function creditBalance(app: FastifyInstance, token: string): Promise<number> {
+  const res = await app.inject({ url: '/api/credits/balance', headers: bearer(token) });
+  return (res.json() as { data: { total_credits: number } }).data.total_credits;
+}
 
 /** Signs in through the real admin sign-in (POST /api/auth/admin-login) as TEST_ADMIN. */
 export async function signInAdmin(app: FastifyInstance): Promise<string> {

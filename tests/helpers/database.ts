@@ -2,11 +2,10 @@
  * Test databases: every test file gets a clean one. PGlite runs in memory; with
  * TEST_DATABASE_URL set, the same tests run again on a fresh PostgreSQL database per file.
  */
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { openPglite, openPostgres, type Database } from '../../server/core/db.ts';
+import { createPostgresDatabase } from './postgres.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -36,24 +35,15 @@ export async function createTestDatabase(
   }
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const database = openPostgres(url.toString(), 5);
+  const created = await createPostgresDatabase(baseUrl, `t_${Date.now().toString(36)}_`);
+  const database = openPostgres(created.url, 5);
   if (migrate) await database.migrate();
   return {
     ...database,
-    url: url.toString(),
+    url: created.url,
     async dispose() {
       await database.close();
-      const drop = new pg.Client({ connectionString: baseUrl });
-      await drop.connect();
-      await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await drop.end();
+      await created.drop();
     },
   };
 }

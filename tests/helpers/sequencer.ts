@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const SLOW =
-  /\bspawn\(|\bstartServer\(|siteBuilder!?\.build\(|\bensureSampleClips\(|renderLocalVideo\(/;
+  /\bspawn\(|\brunScript\(|\bstartServer\(|siteBuilder!?\.build\(|\bensureSampleClips\(|renderLocalVideo\(/;
 
 export default class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

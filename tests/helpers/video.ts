@@ -1,6 +1,10 @@
-/** Helpers for video tests: credits for a user, multipart bodies, images, a provider double. */
+/**
+ * Helpers for video tests: credits for a user, multipart bodies, generation requests, images,
+ * a provider double.
+ */
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
 import type {
@@ -8,7 +12,7 @@ import type {
   VideoJobState,
   VideoProvider,
 } from '../../server/domains/video/providers/types.ts';
-import type { TestApp } from './app.ts';
+import { bearer, type TestApp } from './app.ts';
 
 export async function grantCredits(t: TestApp, userId: string, amount: number) {
   await createCreditsService(t.database.db).apply({
@@ -20,11 +24,16 @@ export async function grantCredits(t: TestApp, userId: string, amount: number) {
   });
 }
 
+/** A file field of a multipart body. */
+export interface MultipartFile {
+  name: string;
+  filename: string;
+  type: string;
+  data: Buffer;
+}
+
 /** A multipart/form-data body as browsers send it. */
-export function multipart(
-  fields: Record<string, string>,
-  file?: { name: string; filename: string; type: string; data: Buffer },
-) {
+export function multipart(fields: Record<string, string>, file?: MultipartFile) {
   const boundary = `----veo3test${randomUUID().replaceAll('-', '')}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
@@ -48,6 +57,23 @@ export function multipart(
     payload: Buffer.concat(chunks),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** POST /api/video/generate with a multipart body, as the generator sends it. */
+export function requestGeneration(
+  app: FastifyInstance,
+  token: string | null,
+  fields: Record<string, string>,
+  file?: MultipartFile,
+  extraHeaders: Record<string, string> = {},
+) {
+  const body = multipart(fields, file);
+  return app.inject({
+    method: 'POST',
+    url: '/api/video/generate',
+    headers: { ...body.headers, ...(token ? bearer(token) : {}), ...extraHeaders },
+    payload: body.payload,
+  });
 }
 
 /** A real PNG of one colour. */

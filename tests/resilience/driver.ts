@@ -5,8 +5,8 @@
  * give, or a request that fails while the server is meant to be up is a violation.
  */
 import { randomBytes } from 'node:crypto';
-import { TEXT_MODEL, VIDEO_COST } from '../../server/contracts/video.ts';
-import { sleep } from './processes.ts';
+import { TEXT_MODEL, VIDEO_COST } from '../../shared/video.ts';
+import { sleep } from '../helpers/process.ts';
 
 /** Starter pack: what most buyers pick, and enough for a run of videos. */
 export const PACK = { id: 'starter', credits: 330 } as const;

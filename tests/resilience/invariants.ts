@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../server/core/db.ts';
-import { VIDEO_COST } from '../../server/contracts/video.ts';
+import { VIDEO_COST } from '../../shared/video.ts';
 import type { SimUser } from './driver.ts';
 
 export interface Check {

@@ -6,8 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { sleep } from '../helpers/process.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -20,24 +20,6 @@ export async function makeDataDir(prefix: string): Promise<string> {
   const parent = path.join(ROOT, '.test-output');
   await mkdir(parent, { recursive: true });
   return mkdtemp(path.join(parent, prefix));
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A port nobody listens on right now (the kernel picks it; we release it at once). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 export interface Proc {

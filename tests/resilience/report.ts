@@ -18,6 +18,27 @@ export interface ScenarioResult {
   checks: Check[];
 }
 
+/** The result of a scenario that sent no traffic: it was skipped, or it failed before its checks. */
+export function resultWithoutTraffic(
+  name: string,
+  database: ScenarioResult['database'],
+  outcome: { skipped: string } | { checks: Check[] },
+): ScenarioResult {
+  return {
+    name,
+    database,
+    ...('skipped' in outcome ? { skipped: outcome.skipped } : {}),
+    seconds: 0,
+    requests: 0,
+    byStatus: {},
+    fiveXx: 0,
+    networkErrors: { total: 0, unexplained: 0 },
+    tasks: {},
+    notes: [],
+    checks: 'checks' in outcome ? outcome.checks : [],
+  };
+}
+
 /** Zero 5xx, only answers the routes should give, and no failed request while the server was up. */
 export function answerChecks(stats: Stats): Check[] {
   return [

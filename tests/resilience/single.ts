@@ -20,8 +20,16 @@ import {
   type Behaviour,
   type SimUser,
 } from './driver.ts';
-import { check, clientChecks, ledgerChecks, mediaChecks, taskCounts } from './invariants.ts';
-import { freePort, kill, sleep, startNode, stop, waitHealthy, type Proc } from './processes.ts';
+import {
+  check,
+  clientChecks,
+  ledgerChecks,
+  mediaChecks,
+  taskCounts,
+  type Check,
+} from './invariants.ts';
+import { freePort, sleep } from '../helpers/process.ts';
+import { kill, startNode, stop, waitHealthy, type Proc } from './processes.ts';
 import type { Profile } from './profiles.ts';
 import { answerChecks, statsFields, type ScenarioResult } from './report.ts';
 
@@ -117,7 +125,6 @@ function behaviour(stats: Stats, slugs: string[], profile: Profile): Behaviour {
   };
 }
 
-/** Load: many users for a while; zero 5xx; every invariant holds once the queue drains. */
 /** What every single-server scenario ends with: answers, ledgers, buyers' views, stored media. */
 async function invariantChecks(
   db: Db,
@@ -134,6 +141,33 @@ async function invariantChecks(
   ];
 }
 
+/**
+ * The end of a single-server scenario: waits for the queue to drain, stops the server and checks
+ * the invariants, then the scenario's own check, on its database.
+ */
+async function finish(
+  site: SingleSite,
+  profile: Profile,
+  run: { name: string; began: number; stats: Stats; users: SimUser[]; notes: string[] },
+  exactMedia: boolean,
+  ownCheck: (db: Db) => Promise<Check>,
+): Promise<ScenarioResult> {
+  const { stats, users, notes } = run;
+  notes.push(
+    `queue drained ${(await drain(site, profile.drainTimeoutMs)).toFixed(1)} s after the load`,
+  );
+  return withStoppedDatabase(site, async (db) => ({
+    name: run.name,
+    database: 'pglite',
+    seconds: (Date.now() - run.began) / 1000,
+    ...statsFields(stats),
+    tasks: await taskCounts(db),
+    notes,
+    checks: [...(await invariantChecks(db, site, stats, users, exactMedia)), await ownCheck(db)],
+  }));
+}
+
+/** Load: many users for a while; zero 5xx; every invariant holds once the queue drains. */
 export async function runLoad(site: SingleSite, profile: Profile): Promise<ScenarioResult> {
   const began = Date.now();
   const notes: string[] = [];
@@ -142,25 +176,13 @@ export async function runLoad(site: SingleSite, profile: Profile): Promise<Scena
   const b = behaviour(stats, await articleSlugs(site.base), profile);
   const users = Array.from({ length: profile.users }, (_, i) => newUser(site.base, 'load', i));
   await Promise.all(users.map((u) => runUser(b, u)));
-  notes.push(
-    `queue drained ${(await drain(site, profile.drainTimeoutMs)).toFixed(1)} s after the load`,
+  return finish(site, profile, { name: 'Load', began, stats, users, notes }, true, async (db) =>
+    check(
+      'each task claimed once',
+      await queryRows(db, sql`select id, attempts from video_tasks where attempts <> 1`),
+      'one attempt per task',
+    ),
   );
-  return withStoppedDatabase(site, async (db) => ({
-    name: 'Load',
-    database: 'pglite',
-    seconds: (Date.now() - began) / 1000,
-    ...statsFields(stats),
-    tasks: await taskCounts(db),
-    notes,
-    checks: [
-      ...(await invariantChecks(db, site, stats, users, true)),
-      check(
-        'each task claimed once',
-        await queryRows(db, sql`select id, attempts from video_tasks where attempts <> 1`),
-        'one attempt per task',
-      ),
-    ],
-  }));
 }
 
 /**
@@ -194,23 +216,11 @@ export async function runCrash(site: SingleSite, profile: Profile): Promise<Scen
   })();
   await Promise.all([load, crashes]);
   await settleUnknownPayments(b, users);
-  notes.push(
-    `queue drained ${(await drain(site, profile.drainTimeoutMs)).toFixed(1)} s after the load`,
+  return finish(site, profile, { name: 'Crash', began, stats, users, notes }, false, async () =>
+    check(
+      'restarts reuse the live site release',
+      (await releases(site)).filter((id) => !releasesBefore.includes(id)),
+      `${site.starts} starts, no rebuild`,
+    ),
   );
-  return withStoppedDatabase(site, async (db) => ({
-    name: 'Crash',
-    database: 'pglite',
-    seconds: (Date.now() - began) / 1000,
-    ...statsFields(stats),
-    tasks: await taskCounts(db),
-    notes,
-    checks: [
-      ...(await invariantChecks(db, site, stats, users, false)),
-      check(
-        'restarts reuse the live site release',
-        (await releases(site)).filter((id) => !releasesBefore.includes(id)),
-        `${site.starts} starts, no rebuild`,
-      ),
-    ],
-  }));
 }

@@ -5,7 +5,7 @@
 import { rm } from 'node:fs/promises';
 import { makeDataDir } from './processes.ts';
 import type { Profile } from './profiles.ts';
-import { formatResult, type ScenarioResult } from './report.ts';
+import { formatResult, resultWithoutTraffic, type ScenarioResult } from './report.ts';
 import { createSite, runCrash, runLoad } from './single.ts';
 import { runTwoInstances } from './two-instances.ts';
 
@@ -30,24 +30,17 @@ export async function runSuite(
     print(formatResult(result));
   };
   const failedToRun = (name: string, database: ScenarioResult['database'], error: unknown) =>
-    record({
-      name,
-      database,
-      seconds: 0,
-      requests: 0,
-      byStatus: {},
-      fiveXx: 0,
-      networkErrors: { total: 0, unexplained: 0 },
-      tasks: {},
-      notes: [],
-      checks: [
-        {
-          name: 'scenario ran to the end',
-          ok: false,
-          detail: String((error as Error).stack ?? error),
-        },
-      ],
-    });
+    record(
+      resultWithoutTraffic(name, database, {
+        checks: [
+          {
+            name: 'scenario ran to the end',
+            ok: false,
+            detail: String((error as Error).stack ?? error),
+          },
+        ],
+      }),
+    );
 
   if (only.includes('load') || only.includes('crash')) {
     // Crash continues on Load's data directory: one first build instead of two.

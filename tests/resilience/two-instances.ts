@@ -1,6 +1,6 @@
 /**
  * Two instances: two API processes (worker off) and two `npm run worker` processes on one fresh
- * PostgreSQL database and one shared DATA_DIR, with Stripe played by tests/fakes/stripe.ts.
+ * PostgreSQL database and one shared DATA_DIR, with Stripe played by tests/fakes/stripe/.
  * Users are spread over both APIs; every webhook is delivered to both at once; both publish a
  * post at the same moment. Then: each task processed once, each webhook applied once, one site
  * build at a time, and the ledger invariants.
@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPostgres, queryRows } from '../../server/core/db.ts';
 import { siteDirs } from '../../server/domains/site-build/release.ts';
-import { startStripeFake, type SignedEvent } from '../fakes/stripe.ts';
+import { startStripeFake, type SignedEvent } from '../fakes/stripe/index.ts';
 import {
   act,
   articleSlugs,
@@ -32,12 +32,12 @@ import {
   taskCounts,
   type Check,
 } from './invariants.ts';
+import { createPostgresDatabase } from '../helpers/postgres.ts';
+import { freePort, sleep } from '../helpers/process.ts';
 import {
-  freePort,
   makeDataDir,
   ROOT,
   readLogLines,
-  sleep,
   startNode,
   stop,
   waitHealthy,
@@ -45,7 +45,7 @@ import {
   type Proc,
 } from './processes.ts';
 import type { Profile } from './profiles.ts';
-import { answerChecks, statsFields, type ScenarioResult } from './report.ts';
+import { answerChecks, resultWithoutTraffic, statsFields, type ScenarioResult } from './report.ts';
 
 const EDITOR = 'editor@resilience.example';
 
@@ -54,23 +54,6 @@ export const postgresAdminUrl = () =>
   process.env.RESILIENCE_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test';
-
-async function createDatabase(adminUrl: string) {
-  const name = `resilience_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    async drop() {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
 
 interface Interval {
   proc: string;
@@ -158,22 +141,12 @@ export async function runTwoInstances(profile: Profile): Promise<ScenarioResult>
     await probe.connect();
     await probe.end();
   } catch (error) {
-    return {
-      name: 'Two instances',
-      database: 'postgres',
+    return resultWithoutTraffic('Two instances', 'postgres', {
       skipped: `no PostgreSQL at ${adminUrl} (${(error as Error).message}); set RESILIENCE_DATABASE_URL`,
-      seconds: 0,
-      requests: 0,
-      byStatus: {},
-      fiveXx: 0,
-      networkErrors: { total: 0, unexplained: 0 },
-      tasks: {},
-      notes: [],
-      checks: [],
-    };
+    });
   }
 
-  const database = await createDatabase(adminUrl);
+  const database = await createPostgresDatabase(adminUrl, 'resilience_');
   const stripe = await startStripeFake();
   const dataDir = await makeDataDir('resilience-two-');
   const procs: Proc[] = [];

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PublicUser } from '../../server/contracts/auth.ts';
 import type * as AuthModule from '../../site/stores/auth.ts';
 import type * as CreditsModule from '../../site/stores/credits.ts';
-import type * as ApiModule from '../../site/lib/api.ts';
+import type * as ApiModule from '../../site/lib/api/http.ts';
 
 type FetchStub = (input: Request, init?: RequestInit) => Promise<Response>;
 
@@ -77,7 +77,7 @@ async function loadClient(): Promise<{
   vi.resetModules();
   const auth = await import('../../site/stores/auth.ts');
   const credits = await import('../../site/stores/credits.ts');
-  const api = await import('../../site/lib/api.ts');
+  const api = await import('../../site/lib/api/http.ts');
   return { auth, credits, api };
 }
 
@@ -191,11 +191,25 @@ describe('auth store', () => {
 
   it('reports ready only after initAuth has read storage', async () => {
     const { auth } = await loadClient();
-    expect(auth.$authReady.get()).toBe(false);
+    // `.value` reads without starting the store (`.get()` would start it, as the next test shows).
+    expect(auth.$authReady.value).toBe(false);
 
     auth.initAuth();
 
     expect(auth.$authReady.get()).toBe(true);
+  });
+
+  it('starts by itself when an island first reads the session, with the stored user', async () => {
+    storeSession(TOKEN, validUser);
+    const { auth } = await loadClient();
+    expect(auth.$user.value).toBeNull();
+
+    const seen: boolean[] = [];
+    cleanups.push(auth.$authReady.subscribe((ready) => seen.push(ready)));
+
+    expect(seen).toEqual([true]);
+    expect(auth.$user.get()).toEqual(makeUser());
+    expect(auth.$authToken.get()).toBe(TOKEN);
   });
 
   it.each([
@@ -510,7 +524,7 @@ describe('credits store', () => {
   });
 });
 
-describe('api client', () => {
+describe('site API client: requests, timeouts and retries', () => {
   it('exports the 30 s request timeout from spec 9', async () => {
     const { api } = await loadClient();
     expect(api.REQUEST_TIMEOUT_MS).toBe(30_000);

@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 
+/** Every setting production needs, with real-looking values. */
+const PRODUCTION_SETTINGS: Record<string, string> = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://db/app',
+  GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+  PUBLIC_SITE_URL: 'https://veo3studio.app',
+  SMTP_URL: 'smtps://u:p@smtp.example.com',
+  STRIPE_SECRET_KEY: 'sk_live_x',
+  STRIPE_WEBHOOK_SECRET: 'whsec_x',
+  VIDEO_PROVIDER: 'veo',
+  GEMINI_API_KEY: 'key',
+  VEO_MODEL_TEXT: 'veo-3.0-generate-001',
+  VEO_MODEL_IMAGE: 'veo-3.0-fast-generate-001',
+};
+
 describe('loadConfig', () => {
   it('defaults to local mode on port 4321 with data in ./data', () => {
     const config = loadConfig({});
@@ -26,19 +41,7 @@ describe('loadConfig', () => {
   it.each(['DATABASE_URL', 'GOOGLE_CLIENT_ID', 'PUBLIC_SITE_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY'])(
     'refuses production without %s and names it',
     (missing) => {
-      const env: Record<string, string> = {
-        NODE_ENV: 'production',
-        DATABASE_URL: 'postgres://db/app',
-        GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
-        PUBLIC_SITE_URL: 'https://veo3studio.app',
-        SMTP_URL: 'smtps://u:p@smtp.example.com',
-        STRIPE_SECRET_KEY: 'sk_live_x',
-        STRIPE_WEBHOOK_SECRET: 'whsec_x',
-        VIDEO_PROVIDER: 'veo',
-        GEMINI_API_KEY: 'key',
-        VEO_MODEL_TEXT: 'veo-3.0-generate-001',
-        VEO_MODEL_IMAGE: 'veo-3.0-fast-generate-001',
-      };
+      const env = { ...PRODUCTION_SETTINGS };
       delete env[missing];
       if (missing === 'STRIPE_SECRET_KEY') delete env.STRIPE_WEBHOOK_SECRET;
       expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -48,17 +51,8 @@ describe('loadConfig', () => {
 
   it('starts production when every production setting is present', () => {
     const config = loadConfig({
-      NODE_ENV: 'production',
-      DATABASE_URL: 'postgres://db/app',
-      GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+      ...PRODUCTION_SETTINGS,
       PUBLIC_SITE_URL: 'https://veo3studio.app/',
-      SMTP_URL: 'smtps://u:p@smtp.example.com',
-      STRIPE_SECRET_KEY: 'sk_live_x',
-      STRIPE_WEBHOOK_SECRET: 'whsec_x',
-      VIDEO_PROVIDER: 'veo',
-      GEMINI_API_KEY: 'key',
-      VEO_MODEL_TEXT: 'veo-3.0-generate-001',
-      VEO_MODEL_IMAGE: 'veo-3.0-fast-generate-001',
     });
     expect(config).toMatchObject({ localMode: false, publicSiteUrl: 'https://veo3studio.app' });
   });

@@ -12,20 +12,12 @@ import {
   type Landing,
 } from '../../site/components/landing/landings.ts';
 import { generatorPromptHref } from '../../site/islands/generator/prompt-prefill.ts';
-import { VIDEO_COST, VIDEO_SECONDS } from '../../server/contracts/video.ts';
+import { VIDEO_COST, VIDEO_SECONDS } from '../../shared/video.ts';
+import { SPEC_EFFECT_CATEGORIES } from '../helpers/content.ts';
 
 describe('effects catalogue (content/effects.json)', () => {
   it('has the spec chips in order, after the page-made "All"', () => {
-    expect(categories.map((c) => c.label)).toEqual([
-      'Interaction',
-      'Appearance',
-      'Emotions',
-      'Entertainment',
-      'Hero/Villain',
-      'Horror/Fantasy',
-      'Xmas',
-      'Others',
-    ]);
+    expect(categories.map((c) => c.label)).toEqual(SPEC_EFFECT_CATEGORIES);
   });
 
   it.each([

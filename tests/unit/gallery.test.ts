@@ -24,6 +24,7 @@ import {
   homeContent,
   parseHomeContent,
 } from '../../site/components/home/content.ts';
+import { galleryEntry } from '../helpers/content.ts';
 
 /** 10 Animation, 3 Product, 2 Movie, no Talk Show, 1 Other, interleaved. */
 const sample = (
@@ -94,16 +95,7 @@ describe('gallery rules (spec 2 "Home gallery")', () => {
   });
 });
 
-const entry = (overrides: Partial<GalleryEntry> = {}): Record<string, unknown> => ({
-  id: 'paper-fox',
-  creator: 'Veo3 Studio',
-  videoUrl: '/samples/paper-fox.mp4',
-  embedUrl: '/embed/paper-fox',
-  category: 'Animation',
-  title: 'Paper fox',
-  prompt: 'A paper fox in the snow',
-  ...overrides,
-});
+const entry = (overrides: Partial<GalleryEntry> = {}) => galleryEntry(overrides);
 
 describe('parseGallery (content/gallery.json)', () => {
   it.each([

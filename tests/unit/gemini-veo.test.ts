@@ -1,5 +1,5 @@
 /**
- * The Gemini API Veo adapter against tests/fakes/veo.ts (real HTTP, Google's wire format).
+ * The Gemini API Veo adapter against tests/fakes/veo/ (real HTTP, Google's wire format).
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,8 +11,8 @@ import {
 } from '../../server/domains/video/providers/gemini-veo.ts';
 import type { VeoSettings } from '../../server/domains/video/providers/gemini-veo.ts';
 import type { VideoJobInput, VideoProvider } from '../../server/domains/video/providers/types.ts';
-import { startVeoFake } from '../fakes/veo.ts';
-import type { VeoFake, VeoScenario } from '../fakes/veo.ts';
+import { startVeoFake } from '../fakes/veo/index.ts';
+import type { VeoFake, VeoScenario } from '../fakes/veo/index.ts';
 
 // Deliberately not real Google ids: the adapter must use whatever the config says.
 const MODELS = { veo3: 'veo-test-text-001', 'veo3-fast-frames': 'veo-test-frames-001' };
@@ -84,7 +84,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('a successful job', () => {
+describe('Veo adapter: a successful job', () => {
   it('submits with the configured model id and key, polls to done, and downloads the bytes', async () => {
     const provider = providerFor();
     const jobId = await provider.submit(TEXT_JOB);
@@ -155,7 +155,7 @@ describe('a successful job', () => {
   });
 });
 
-describe('jobs that end without a video', () => {
+describe('Veo adapter: jobs that end without a video', () => {
   it.each<{ scenario: VeoScenario; reason: () => string }>([
     { scenario: 'rai', reason: () => fake.raiReason },
     { scenario: 'error', reason: () => fake.operationErrorMessage },
@@ -181,7 +181,7 @@ describe('jobs that end without a video', () => {
   });
 });
 
-describe('retries', () => {
+describe('Veo adapter: retries', () => {
   it.each<{ scenario: VeoScenario; status: number }>([
     { scenario: 'flaky429', status: 429 },
     { scenario: 'flaky500', status: 500 },
@@ -269,7 +269,7 @@ describe('retries', () => {
   });
 });
 
-describe('errors that are not retried', () => {
+describe('Veo adapter: errors that are not retried', () => {
   it.each<{ name: string; settings: Partial<VeoSettings>; status: number; message: RegExp }>([
     {
       name: 'a wrong key',
@@ -374,7 +374,7 @@ describe('errors that are not retried', () => {
   });
 });
 
-describe('download', () => {
+describe('Veo adapter: download', () => {
   it('a file the API no longer serves fails clearly and leaves nothing behind', async () => {
     fake.setScenario('downloadFails');
     const provider = providerFor();

@@ -2,33 +2,12 @@
  * Module boundaries that keep the code easy to change: core/ knows no domain, and `npm run build`
  * builds the site without loading the app (server/app.ts and everything it composes).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { moduleGraph, rel, relativeImports, ROOT } from '../helpers/source-tree.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
-
-/** The relative modules a file imports (static `from '…'` and `import('…')`). */
-function relativeImports(file: string): string[] {
-  const source = readFileSync(file, 'utf8');
-  return [...source.matchAll(/(?:from\s+|import\s*\()\s*'(\.{1,2}\/[^']+)'/g)].map((m) =>
-    path.resolve(path.dirname(file), m[1]!),
-  );
-}
-
-/** Every project module reachable from `entry`. */
-function moduleGraph(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file) || !file.endsWith('.ts')) return;
-    seen.add(file);
-    for (const next of relativeImports(file)) visit(next);
-  };
-  visit(entry);
-  return seen;
-}
-
-const rel = (file: string) => path.relative(root, file);
+const root = ROOT;
 
 describe('module boundaries', () => {
   it('server/core imports no domain', () => {

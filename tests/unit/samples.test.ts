@@ -8,6 +8,7 @@ import {
   openSampleLibrary,
   type SampleRenderRequest,
 } from '../../server/domains/site-build/samples.ts';
+import { galleryEntry } from '../helpers/content.ts';
 
 let root: string;
 
@@ -27,15 +28,7 @@ const writeJson = async (rel: string, data: unknown) => {
 };
 
 const gallery = [
-  {
-    id: 'paper-fox',
-    creator: 'Veo3 Studio',
-    videoUrl: '/samples/paper-fox.mp4',
-    embedUrl: '/embed/paper-fox',
-    category: 'Animation',
-    title: 'Paper fox',
-    prompt: 'A paper fox trots through folded leaves',
-  },
+  galleryEntry({ prompt: 'A paper fox trots through folded leaves' }),
   {
     id: 'creator-post',
     creator: '@someone',

@@ -16,7 +16,7 @@ const everywhere = {
   'x-xss-protection': '0',
 };
 
-describe('securityHeaders', () => {
+describe('security headers sent everywhere', () => {
   it.each([
     ['development', false, everywhere],
     [
@@ -52,7 +52,7 @@ describe('securityHeaders', () => {
   });
 });
 
-describe('securityPlugin', () => {
+describe('security headers across site releases', () => {
   it("follows the live release's inline-script hashes to the next request", async () => {
     const release = { hashes: ['sha256-first'] };
     const app = Fastify();
@@ -76,7 +76,7 @@ describe('securityPlugin', () => {
   });
 });
 
-describe('API answers', () => {
+describe('security headers on API answers', () => {
   it("get default-src 'none' and frame-ancestors 'none'; pages and /api/docs keep the pages' CSP", async () => {
     const app = Fastify();
     await app.register(securityPlugin, { production: true, inlineScriptHashes: () => [] });

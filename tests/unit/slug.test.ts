@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FALLBACK_SLUG,
-  SLUG_MAX_LENGTH,
-  slugify,
-  uniqueSlug,
-} from '../../server/contracts/slug.ts';
+import { FALLBACK_SLUG, SLUG_MAX_LENGTH, slugify, uniqueSlug } from '../../shared/slug.ts';
 
 const longTitle = 'Veo three prompt guide '.repeat(14).slice(0, 300);
 

@@ -1,19 +1,6 @@
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  loadLiveRelease,
-  staticSitePlugin,
-  type LiveRelease,
-} from '../../server/domains/site-build/static-site.ts';
-import {
-  listFiles,
-  siteDirs,
-  switchCurrent,
-  writeManifest,
-} from '../../server/domains/site-build/release.ts';
+import { serveRelease } from '../helpers/site-release.ts';
 
 // Plain answers of text files come from memory; ranges and rare preconditions from the file.
 describe('plain static answers', () => {
@@ -21,26 +8,10 @@ describe('plain static answers', () => {
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'static-memory-'));
-    const dir = path.join(siteDirs(dataDir).releases, 'r1');
-    await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'pricing.html'), page);
-    await writeFile(path.join(dir, '404.html'), '<!doctype html><title>Not found</title>');
-    const files = await listFiles(dir);
-    await writeManifest(dir, {
-      id: 'r1',
-      builtAt: new Date().toISOString(),
-      sourceHash: 'test',
-      durationMs: 0,
-      files,
-      inlineScriptHashes: [],
+    app = await serveRelease('static-memory-', {
+      'pricing.html': page,
+      '404.html': '<!doctype html><title>Not found</title>',
     });
-    await switchCurrent(dataDir, 'r1');
-    const release: LiveRelease = { files: new Set(), inlineScriptHashes: [], id: null };
-    await loadLiveRelease(dataDir, release);
-    app = Fastify();
-    await app.register(staticSitePlugin, { dataDir, release });
-    await app.ready();
   });
   afterAll(() => app.close());
 

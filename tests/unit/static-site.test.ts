@@ -2,27 +2,16 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  loadLiveRelease,
-  matchesEtag,
-  resolveSitePath,
-  staticSitePlugin,
-  type LiveRelease,
-} from '../../server/domains/site-build/static-site.ts';
+import { matchesEtag, resolveSitePath } from '../../server/domains/site-build/static-site.ts';
 import {
   compressibleType,
   createCompressionCache,
   negotiateEncoding,
 } from '../../server/core/static-compression.ts';
-import {
-  inlineScriptHashes,
-  listFiles,
-  siteDirs,
-  switchCurrent,
-  writeManifest,
-} from '../../server/domains/site-build/release.ts';
+import { inlineScriptHashes, listFiles } from '../../server/domains/site-build/release.ts';
+import { serveRelease } from '../helpers/site-release.ts';
 
 const files = new Set([
   'index.html',
@@ -148,28 +137,12 @@ describe('static release serving', () => {
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'static-site-'));
-    const dir = path.join(siteDirs(dataDir).releases, 'r1');
-    await mkdir(path.join(dir, '_astro'), { recursive: true });
-    await writeFile(path.join(dir, 'index.html'), page);
-    await writeFile(path.join(dir, '404.html'), page.replace('Home', 'Not found'));
-    await writeFile(path.join(dir, '_astro', 'app.abc123.js'), script);
-    await writeFile(path.join(dir, 'logo.png'), Buffer.alloc(4096, 7));
-    const files = await listFiles(dir);
-    await writeManifest(dir, {
-      id: 'r1',
-      builtAt: new Date().toISOString(),
-      sourceHash: 'test',
-      durationMs: 0,
-      files,
-      inlineScriptHashes: [],
+    app = await serveRelease('static-site-', {
+      'index.html': page,
+      '404.html': page.replace('Home', 'Not found'),
+      '_astro/app.abc123.js': script,
+      'logo.png': Buffer.alloc(4096, 7),
     });
-    await switchCurrent(dataDir, 'r1');
-    const release: LiveRelease = { files: new Set(), inlineScriptHashes: [], id: null };
-    await loadLiveRelease(dataDir, release);
-    app = Fastify();
-    await app.register(staticSitePlugin, { dataDir, release });
-    await app.ready();
   });
   afterAll(() => app.close());
 

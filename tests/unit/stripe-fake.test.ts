@@ -4,8 +4,8 @@
  */
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startStripeFake } from '../fakes/stripe.ts';
-import type { SignedEvent, StripeFake } from '../fakes/stripe.ts';
+import { startStripeFake } from '../fakes/stripe/index.ts';
+import type { SignedEvent, StripeFake } from '../fakes/stripe/index.ts';
 
 let fake: StripeFake;
 let stripe: Stripe;

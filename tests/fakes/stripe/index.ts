@@ -1,0 +1,54 @@
+/**
+ * A local Stripe that speaks the real v1 wire format over real HTTP: form-encoded requests with
+ * bracket notation, pretty-printed JSON answers, Stripe's error envelope, idempotency keys and
+ * request ids. Our production adapter talks to it through the real `stripe` SDK
+ * (`new Stripe(fake.secretKey, { host: '127.0.0.1', port: fake.port, protocol: 'http' })`), so
+ * tests exercise the same encoding, error classes and webhook verification as production.
+ *
+ * It also plays the part of Stripe after the buyer leaves our site: `completeCheckout`,
+ * `renewSubscription` and `refundCheckout` mutate the stored objects the way Stripe does and return
+ * the webhook deliveries Stripe would send, signed with the endpoint secret.
+ *
+ * Objects follow API version 2026-10-28.endive (the SDK's pinned version): subscription periods
+ * live on the items, invoices point at their subscription through `parent.subscription_details`.
+ *
+ * One module per resource (checkout-sessions, customers, subscriptions, invoices, payments,
+ * prices), the HTTP server and router, the form encoding, events and webhooks, and what happens
+ * on Stripe's side after the buyer leaves (simulations.ts).
+ */
+import { closeServer, listen } from '../http.ts';
+import { deliver, event, sign } from './events.ts';
+import { createStripeServer } from './server.ts';
+import { completeCheckout, refundCheckout, renewSubscription } from './simulations.ts';
+import { createStore } from './state.ts';
+import type { StripeFake } from './types.ts';
+
+export type { SignedEvent, StripeEventJson, StripeFake, StripeFakeRequest } from './types.ts';
+
+/** Starts a fake Stripe on 127.0.0.1 with a random port. */
+export async function startStripeFake(): Promise<StripeFake> {
+  const store = createStore();
+  const server = createStripeServer(store);
+  const { url, port } = await listen(server);
+  store.url = url;
+
+  return {
+    url,
+    port,
+    secretKey: store.secretKey,
+    webhookSecret: store.webhookSecret,
+    requests: store.requests,
+    completeCheckout: (sessionId, buyer) => completeCheckout(store, sessionId, buyer),
+    renewSubscription: (subscriptionId) => renewSubscription(store, subscriptionId),
+    refundCheckout: (sessionId, amountCents) => refundCheckout(store, sessionId, amountCents),
+    takeEvents() {
+      const out = store.pending;
+      store.pending = [];
+      return out;
+    },
+    sign: (evt, opts) => sign(store, evt, opts),
+    event: (type, object, previousAttributes) => event(store, type, object, previousAttributes),
+    deliver,
+    close: () => closeServer(server),
+  };
+}

@@ -1,0 +1,46 @@
+/** Helpers for the Playwright specs: fresh accounts, signing in, waiting for an island. */
+import { expect, type Page } from '@playwright/test';
+
+/** An email no earlier run has used, so specs need no clean database. */
+export const uniqueEmail = (tag: string) =>
+  `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+/** Signs in through the local sign-in form at /login, which sends the browser home. */
+export async function signInThroughForm(page: Page, name: string, email: string) {
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+/** Opens the home page and stores a session where the site's auth store keeps it. */
+export async function storeSession(page: Page, token: string, user: object) {
+  await page.goto('/');
+  await page.evaluate(
+    ({ token, user }) => {
+      localStorage.setItem('user', JSON.stringify(user));
+      localStorage.setItem('authToken', token);
+    },
+    { token, user },
+  );
+}
+
+/** Signs in through the API (POST /api/auth/local) and stores the session in the browser. */
+export async function signInThroughApi(page: Page, name: string, email: string) {
+  const res = await page.request.post('/api/auth/local', { data: { name, email } });
+  const { data } = await res.json();
+  await storeSession(page, data.token, data.user);
+  return data as { token: string; user: { id: string } };
+}
+
+/** Waits until an island is interactive: Astro drops its `ssr` attribute once hydrated. */
+export async function islandReady(page: Page, component: string, timeout?: number) {
+  await page
+    .locator(`astro-island[component-url*="${component}"]:not([ssr])`)
+    .waitFor({ state: 'attached', timeout });
+}
+
+/** The header island is interactive (its menus open). */
+export const headerReady = (page: Page) => islandReady(page, 'Header');

@@ -1,0 +1,155 @@
+/**
+ * Shared values have one source (issue 15): the plans, packs, costs, limits, model names and texts
+ * both the site and the server use live in shared/, plain modules without a schema library;
+ * server/contracts holds only the schemas built from them; the site takes values from shared/ and
+ * never writes one of them again (as a constant, a literal in its copy or a quoted message).
+ */
+import { readFileSync } from 'node:fs';
+import { Type } from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { filesUnder, rel } from '../helpers/source-tree.ts';
+
+import { VIDEO_COST, VIDEO_SECONDS } from '../../shared/video.ts';
+import { MEGABYTE } from '../../shared/images.ts';
+
+const sharedFiles = filesUnder('shared', ['.ts']);
+const contractFiles = filesUnder('server/contracts', ['.ts']);
+/** The site's code and markup; <style> blocks are left out (CSS lengths are not values here). */
+const siteSources = filesUnder('site', ['.ts', '.tsx', '.astro']).map((file) => ({
+  file: rel(file),
+  text: readFileSync(file, 'utf8').replace(/<style[\s\S]*?<\/style>/g, ''),
+}));
+
+/** The exports of every shared module, by name. */
+const sharedExports = new Map<string, unknown>();
+for (const file of sharedFiles) {
+  const module = (await import(file)) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(module)) sharedExports.set(name, value);
+}
+
+/** Numbers and message texts inside the shared values (functions return their texts). */
+function leaves(value: unknown, out = { numbers: [] as number[], texts: [] as string[] }) {
+  if (typeof value === 'number') out.numbers.push(value);
+  else if (typeof value === 'string') out.texts.push(value);
+  else if (Array.isArray(value)) value.forEach((item) => leaves(item, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => leaves(v, out));
+  return out;
+}
+const sharedValues = leaves(
+  [...sharedExports.values()].filter((value) => typeof value !== 'function'),
+);
+
+// A message built by a function: the fixed parts around its arguments.
+const HOLE = '\u0000';
+for (const value of sharedExports.values()) {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
+  for (const member of Object.values(value)) {
+    if (typeof member !== 'function') continue;
+    const text: unknown = member(...Array.from({ length: member.length }, () => HOLE));
+    if (typeof text === 'string') sharedValues.texts.push(...text.split(HOLE));
+  }
+}
+
+/** Texts long enough to be a sentence a person reads (not a key, code or slug). */
+const messages = [...new Set(sharedValues.texts)].filter(
+  (text) => text.length >= 16 && text.includes(' '),
+);
+
+/** `file: line` of every match of `pattern` in the site's sources. */
+function siteMatches(pattern: RegExp): string[] {
+  return siteSources.flatMap(({ file, text }) =>
+    text
+      .split('\n')
+      .flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+  );
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('shared values (shared/)', () => {
+  it('are plain modules: no schema library, nothing Node-only', () => {
+    const allowed = (specifier: string) =>
+      /^\.\/[\w-]+\.ts$/.test(specifier) ||
+      /^\.\.\/content\/[\w-]+\.json$/.test(specifier) ||
+      specifier === 'pinyin-pro';
+    const offending = sharedFiles.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(?\s*)'([^']+)'/g)]
+        .map((m) => m[1]!)
+        .filter((specifier) => !allowed(specifier))
+        .map((specifier) => `${rel(file)} imports ${specifier}`),
+    );
+    expect(sharedFiles.length).toBeGreaterThan(0);
+    expect(offending).toEqual([]);
+  });
+
+  it('server/contracts exports schemas and the helpers that build them, no plain values', async () => {
+    const offending: string[] = [];
+    for (const file of contractFiles) {
+      const module = (await import(file)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(module)) {
+        if (typeof value !== 'function' && !Type.IsSchema(value)) {
+          offending.push(`${rel(file)}: ${name}`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it('the site imports only types from server/contracts (no schema library in the browser)', () => {
+    const valueImport = /(?:^|\n)\s*import\s+(?!type\b)[^;]*?from\s+'[^']*server\/contracts\//;
+    const dynamicImport = /import\s*\(\s*'[^']*server\/contracts\//;
+    const offending = siteSources
+      .filter(({ text }) => valueImport.test(text) || dynamicImport.test(text))
+      .map(({ file }) => file);
+    expect(offending).toEqual([]);
+  });
+
+  it('the site declares no shared value again, under its name or as a limit of the same size', () => {
+    const names = [...sharedExports]
+      .filter(([, value]) => typeof value !== 'function')
+      .map(([name]) => escape(name))
+      .join('|');
+    const sameName = siteMatches(new RegExp(`\\b(?:const|let|var)\\s+(?:${names})\\s*[=:]`));
+    // `const PROMPT_MAX_LENGTH = 2000` when shared/ already says 2000.
+    const sizes = new Set(sharedValues.numbers.filter((n) => n >= 100));
+    const limit =
+      /\b(?:const|let|var)\s+\w*(?:MAX|MIN|LIMIT|LENGTH|SIZE|BYTES|COST|SECONDS)\w*\s*=\s*([\d_]+(?:\s*\*\s*[\d_]+)*)\s*;/;
+    const sameSize = siteMatches(limit).filter((match) => {
+      const expression = limit.exec(match.slice(match.indexOf(': ') + 2))![1]!;
+      const value = expression
+        .split('*')
+        .map((factor) => Number(factor.trim().replaceAll('_', '')))
+        .reduce((product, factor) => product * factor, 1);
+      return sizes.has(value);
+    });
+    expect([...new Set([...sameName, ...sameSize])]).toEqual([]);
+  });
+
+  it(`the site's copy takes the video cost (${VIDEO_COST}) and length (${VIDEO_SECONDS} s) from shared/video.ts`, () => {
+    const cost = new RegExp(`(?<![\\w.])${VIDEO_COST}(?:\\s|-|&nbsp;)*credits?\\b`, 'i');
+    const length = new RegExp(
+      `(?<![\\w.$])${VIDEO_SECONDS}(?:\\s|-|&nbsp;)*(?:s|secs?|seconds?)\\b(?![\\w-])`,
+      'i',
+    );
+    const costLiteral = new RegExp(`\\b(?:const|let|var)\\s+\\w+\\s*=\\s*${VIDEO_COST}\\s*;`);
+    expect([...siteMatches(cost), ...siteMatches(length), ...siteMatches(costLiteral)]).toEqual([]);
+  });
+
+  it('the site writes upload sizes from the shared byte limits', () => {
+    const sizes = [...sharedExports]
+      .filter(([name, value]) => name.endsWith('_BYTES') && typeof value === 'number')
+      .map(([, value]) => (value as number) / MEGABYTE);
+    const pattern = new RegExp(`(?<![\\w.$])(?:${[...new Set(sizes)].join('|')})\\s?MB\\b`);
+    expect(siteMatches(pattern)).toEqual([]);
+  });
+
+  it('the site quotes no shared message: it imports it', () => {
+    const offending = messages.flatMap((message) =>
+      siteSources
+        .filter(({ text }) => text.includes(message))
+        .map(({ file }) => `${file}: ${message}`),
+    );
+    expect(messages.length).toBeGreaterThan(5);
+    expect(offending).toEqual([]);
+  });
+});
