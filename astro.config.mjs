@@ -41,5 +41,21 @@ export default defineConfig({
   vite: {
     // `npm run dev` runs the API apart and proxies every server path to it (scripts/dev.ts).
     server: apiProxy(process.env.API_PROXY_TARGET),
+    build: {
+      rolldownOptions: {
+        output: {
+          // The small client modules every island page loads (HTTP client, session store, icons,
+          // focus trap, formatting) as one chunk instead of a request each.
+          codeSplitting: {
+            groups: [
+              {
+                name: 'site-core',
+                test: /site[\\/](lib[\\/](api[\\/]http|format|site|icons[\\/](shape|header))|stores[\\/](session|auth|credits)|islands[\\/]shared[\\/](focus-trap|use-hydrated-store|Icon))\.tsx?$/,
+              },
+            ],
+          },
+        },
+      },
+    },
   },
 });
