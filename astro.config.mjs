@@ -33,7 +33,7 @@ export default defineConfig({
     sitemap({
       // Only pages meant for search results: not the noindex ones (sign-in, private, utility).
       filter: (page) =>
-        !/^\/(login|404|video-history|blog-admin|admin(\/.*)?|blog\/article-shell|embed\/.*)$/.test(
+        !/^\/(login|verify-email|reset-password|404|video-history|blog-admin|admin(\/.*)?|blog\/article-shell|embed\/.*)$/.test(
           new URL(page).pathname,
         ),
     }),

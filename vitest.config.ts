@@ -3,7 +3,7 @@ import SlowFirstSequencer from './tests/helpers/sequencer.ts';
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'],
+    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/security/**/*.test.ts'],
     pool: 'forks',
     // Every file has its own databases (a PGlite in memory, a fresh PostgreSQL database) and
     // its own data directories, so files run side by side: two forks keep both cores busy while

@@ -9,6 +9,10 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const apiPort = process.env.API_PORT ?? '4322';
+const sitePort = process.env.PORT ?? '4321';
+// The API builds checkout return addresses and checks form origins with PUBLIC_SITE_URL, never
+// with the request's Host: in dev the public site is Astro's server, not the API's port.
+const publicSiteUrl = process.env.PUBLIC_SITE_URL || `http://localhost:${sitePort}`;
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? 'data');
 const children: ChildProcess[] = [];
 
@@ -28,19 +32,12 @@ const start = (args: string[], env: Record<string, string>) => {
 start(['--watch-path=server', '--watch-path=content', 'server/main.ts'], {
   PORT: apiPort,
   SERVE_SITE: 'false',
+  PUBLIC_SITE_URL: publicSiteUrl,
 });
-start(
-  [
-    path.join(root, 'node_modules/astro/bin/astro.mjs'),
-    'dev',
-    '--port',
-    process.env.PORT ?? '4321',
-  ],
-  {
-    API_PROXY_TARGET: `http://127.0.0.1:${apiPort}`,
-    BLOG_SNAPSHOT_PATH: path.join(dataDir, 'site', 'posts-snapshot.json'),
-  },
-);
+start([path.join(root, 'node_modules/astro/bin/astro.mjs'), 'dev', '--port', sitePort], {
+  API_PROXY_TARGET: `http://127.0.0.1:${apiPort}`,
+  BLOG_SNAPSHOT_PATH: path.join(dataDir, 'site', 'posts-snapshot.json'),
+});
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -65,6 +65,8 @@ const EnvSchema = Type.Object({
     { default: 'info' },
   ),
   TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
+  // 0: sized to the process's open-file limit at start (server/core/open-files.ts).
+  MAX_CONNECTIONS: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
   ADMIN_USERNAME: Type.String({ default: '', maxLength: 200 }),
   ADMIN_PASSWORD: Type.String({ default: '', maxLength: 200 }),
   ADMIN_PASSWORD_HASH: Type.String({ default: '' }),
@@ -124,6 +126,19 @@ export interface Config {
   /** pretty: one human-readable line per entry; json: pino's lines (auto: pretty on a TTY). */
   logFormat: 'pretty' | 'json';
   trustProxy: boolean;
+  /** Deadlines and the connection cap of the HTTP server (finding 5 of issue 16). */
+  http: {
+    /** A request's headers must be complete this long after its first byte. */
+    headersTimeoutMs: number;
+    /** A whole request (headers and body) must be received within this. */
+    requestTimeoutMs: number;
+    /** An idle keep-alive connection is closed after this. */
+    keepAliveTimeoutMs: number;
+    /** A connection on which nothing moves either way is closed after this. */
+    idleTimeoutMs: number;
+    /** Open connections at most; null: sized to the open-file limit when the server starts. */
+    maxConnections: number | null;
+  };
   version: string;
   /**
    * The operator's admin account; null: no admin sign-in. Only scrypt hashes are kept: a plain
@@ -138,6 +153,21 @@ export interface Config {
   /** What `GET /api/admin/status?password=` checks: ADMIN_STATUS_PASSWORD, else the admin's. */
   statusPasswordHash: string | null;
 }
+
+/**
+ * Slowloris-style clients hold a connection by sending a byte every few seconds; these deadlines
+ * close it. Headers are a few hundred bytes: 10 s is ample on any link. The request deadline
+ * covers the largest body we take, a 10 MB image, on a slow mobile uplink: 120 s is 0.7 Mbit/s.
+ * Keep-alive is short (a browser reopens cheaply); a reverse proxy keeps its own upstream
+ * connections for less than this (docs/deployment.md). Idle: a client that stops reading a
+ * response (slow read) gives up its connection after a minute.
+ */
+const HTTP_DEADLINES = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+};
 
 /** Thrown at boot when the environment is invalid; the message names the variable to fix. */
 export class ConfigError extends Error {
@@ -234,6 +264,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           : 'json'
         : env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY === 'true',
+    http: { ...HTTP_DEADLINES, maxConnections: env.MAX_CONNECTIONS || null },
     version: pkg.version,
     ...adminConfig(env),
   };

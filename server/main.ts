@@ -11,6 +11,7 @@ import { PROJECT_ROOT } from './domains/site-build/service.ts';
 import { loadLiveRelease } from './domains/site-build/static-site.ts';
 import { createConfiguredWorker } from './domains/video/setup.ts';
 import { LOCK_KEYS } from './core/db.ts';
+import { connectionCapFor, openFileLimits } from './core/open-files.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -33,6 +34,7 @@ export async function startServer(config: Config, deps: AppDeps = {}): Promise<R
     `mode: ${config.env}, ${local.length ? `local adapters for ${local.join(', ')}` : 'no local adapters'}`,
   );
   app.log.info({ dataDir: config.dataDir }, `data directory: ${config.dataDir}`);
+  capConnections(app, config);
 
   // Local mode's first start shows the sample articles (content/blog-seed); instances starting
   // together on one database take turns, so the second finds them and adds none.
@@ -72,6 +74,27 @@ export async function startServer(config: Config, deps: AppDeps = {}): Promise<R
     },
   };
 }
+
+/**
+ * Caps open connections (MAX_CONNECTIONS, or sized to the open-file limit) so descriptors remain
+ * for the database and files however many clients connect; Node closes the ones over the cap.
+ */
+function capConnections(app: FastifyInstance, config: Config): void {
+  const limits = openFileLimits();
+  // Without /proc the limit is unknown: assume the common 1024.
+  const soft = limits?.soft ?? 1024;
+  const maxConnections = config.http.maxConnections ?? connectionCapFor(soft);
+  app.server.maxConnections = maxConnections;
+  const low = soft < MIN_OPEN_FILES;
+  app.log[low ? 'warn' : 'info'](
+    { openFiles: limits, maxConnections },
+    `open-file limit ${limits ? soft : 'unknown'}; at most ${maxConnections} connections at once` +
+      (low ? ` (raise the hard limit to ${MIN_OPEN_FILES} or more: docs/deployment.md)` : ''),
+  );
+}
+
+/** Below this many descriptors a burst of clients can starve the database and file reads. */
+const MIN_OPEN_FILES = 4096;
 
 /**
  * Makes the live release current when this instance serves the site (building it when missing

@@ -23,9 +23,34 @@ export const POST_META_DESCRIPTION_MAX = 500;
 export const POST_TAG_MAX = 40;
 export const POST_TAGS_MAX = 20;
 
+/** Public URL prefix of editors' uploaded images: the upload answers `/uploads/blog/<name>`. */
+export const BLOG_UPLOADS_PREFIX = '/uploads/blog/';
+
+const UPLOADED_IMAGE = /^\/uploads\/blog\/[\w-]+\.[a-z0-9]+$/i;
+// Characters that never belong in an address the pages put in `src` as is.
+const ADDRESS = /^https?:\/\/[^\s\p{Cc}\\"'<>`]+$/iu;
+
+/**
+ * Whether `value` may be a post's featured image: an image uploaded here, or an http(s) address
+ * with a host and no credentials. Pages and feeds put it in `src` and `og:image`, so no other
+ * scheme (`javascript:`, `data:`…) and no relative path outside the uploads.
+ */
+export function isFeaturedImageUrl(value: string): boolean {
+  if (UPLOADED_IMAGE.test(value)) return true;
+  if (!ADDRESS.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return url.hostname !== '' && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
 /** Texts the server answers and the blog pages show (spec 6, 8). */
 export const BLOG_MESSAGES = {
   notFound: 'Article not found',
   /** Spec 6: the blog manager's right; the admin page alerts with exactly this text on 403. */
   noPermission: 'You do not have blog management permissions',
+  featuredImage:
+    "'featured_image' must be an http:// or https:// address or an image uploaded here (/uploads/blog/…). Upload the image or paste its web address.",
 } as const;

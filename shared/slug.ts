@@ -70,6 +70,16 @@ export function slugify(title: string): string {
 const MAX_SUFFIX = 100_000;
 
 /**
+ * The start every candidate of `uniqueSlug(base)` shares: `base` cut for the longest suffix. A
+ * long base is cut shorter for `-2`, `-3`…, so the slugs it may collide with are found by this
+ * prefix, not by `base` itself.
+ */
+export function slugStem(base: string): string {
+  const root = truncateSlug(base, SLUG_MAX_LENGTH) || FALLBACK_SLUG;
+  return truncateSlug(root, SLUG_MAX_LENGTH - `-${MAX_SUFFIX}`.length) || FALLBACK_SLUG;
+}
+
+/**
  * First free slug among `base`, `base-2`, `base-3`…, shortening `base` so the suffixed slug stays
  * within SLUG_MAX_LENGTH. `base` is expected to come from `slugify`.
  */

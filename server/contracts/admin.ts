@@ -251,6 +251,11 @@ export const AdjustCreditsBody = Type.Object(
       not: { const: 0 },
     }),
     reason: Type.String({ minLength: ADJUST_REASON_MIN, maxLength: ADJUST_REASON_MAX }),
+    /**
+     * Optional: the same key from the same admin for the same user applies once (a replay
+     * answers the first result; another amount is refused with 409).
+     */
+    idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
   { additionalProperties: false },
 );

@@ -85,6 +85,13 @@ export const ResetPasswordConfirmBody = Type.Object(
 );
 export type ResetPasswordConfirmBody = Static<typeof ResetPasswordConfirmBody>;
 
+/** The token from a mailed confirmation link (POST /api/auth/verify-email). */
+export const VerifyEmailBody = Type.Object(
+  { token: Type.String({ minLength: 16, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+export type VerifyEmailBody = Static<typeof VerifyEmailBody>;
+
 /** Which sign-in methods this deployment offers (read by the login page). */
 export const AuthConfigResponse = Ok(
   Type.Object({

@@ -62,6 +62,7 @@ export const CheckoutStatusResponse = Ok(
       Type.Literal('paid'),
       Type.Literal('canceled'),
       Type.Literal('expired'),
+      Type.Literal('failed'),
     ]),
     type: Type.Union([Type.Literal('subscription'), Type.Literal('credits')]),
     credits: Type.Integer(),

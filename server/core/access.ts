@@ -8,11 +8,17 @@
  * The guard runs as an onRequest hook, after the auth plugin has read the session and before the
  * body is parsed or validated: a signed-out caller learns nothing about a route's input and
  * cannot make the server read a large body.
+ *
+ * The same onRoute hook sets each route's body limit before the body is read (preParsing): a
+ * Content-Length over it is refused at once with the limit named, and a route that declares a
+ * larger `bodyLimit` than the server's (an article) allows it only to a signed-in caller; anyone
+ * else keeps the server's limit there, announced or chunked (finding 6 of issue 16).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Transform } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { requireAdmin, requireEditor, requireUser } from './auth.ts';
-import { unauthorized } from './errors.ts';
+import { AppError, unauthorized } from './errors.ts';
 
 export const ACCESS_LEVELS = [
   /** Anyone, signed in or not. Per-file or per-row rules may still apply (media, /api/db). */
@@ -70,6 +76,60 @@ function guardFor(level: AccessLevel, signInMessage: string | undefined): Guard 
   }
 }
 
+/** 65536 → "64 KB", 6065536 → "5.8 MB". */
+const formatBytes = (bytes: number) =>
+  bytes < 1024 * 1024
+    ? `${Math.round(bytes / 1024)} KB`
+    : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+const bodyTooLarge = (length: number, limit: number) =>
+  new AppError(
+    413,
+    'BODY_TOO_LARGE',
+    `The request body is ${formatBytes(length)}; this address accepts at most ${formatBytes(limit)}. ` +
+      'Send less data (images go through the upload form).',
+  );
+const anonymousBodyTooLarge = (limit: number) =>
+  new AppError(
+    413,
+    'BODY_TOO_LARGE',
+    `Requests without a session may send at most ${formatBytes(limit)} here. Sign in to send more.`,
+  );
+
+/**
+ * The preParsing check of a route that reads `limit` bytes (`anonymousLimit` for a caller without
+ * a session, when smaller). Multipart bodies are read by the route under their own limits.
+ */
+function bodyLimitCheck(limit: number, anonymousLimit: number): preParsingHookHandler {
+  return (request, reply, payload, done) => {
+    if (/^multipart\//i.test(request.headers['content-type'] ?? '')) return done(null, payload);
+    const anonymous = !request.user && anonymousLimit < limit;
+    const applies = anonymous ? anonymousLimit : limit;
+    const length = Number(request.headers['content-length']);
+    if (length > applies) {
+      // Node reads the rest of a refused body and drops it (cheap, and the client then reads
+      // our answer: closing at once resets the connection under a client still sending). A
+      // body announced larger than anything a browser overshoots with is not worth reading.
+      if (length > DRAIN_AT_MOST) reply.header('connection', 'close');
+      return done(anonymous ? anonymousBodyTooLarge(applies) : bodyTooLarge(length, applies));
+    }
+    // Without a Content-Length (chunked) the parser counts up to the route's own limit; a caller
+    // without a session is cut off at the smaller one as the bytes arrive.
+    if (!anonymous || length >= 0) return done(null, payload);
+    let received = 0;
+    const capped = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        received += chunk.length;
+        next(received > applies ? anonymousBodyTooLarge(applies) : null, chunk);
+      },
+    });
+    done(null, payload.pipe(capped));
+  };
+}
+
+const BODYLESS = new Set(['GET', 'HEAD']);
+const DRAIN_AT_MOST = 8 * 1024 * 1024;
+
 const isAccessLevel = (value: unknown): value is AccessLevel =>
   (ACCESS_LEVELS as readonly unknown[]).includes(value);
 
@@ -90,6 +150,7 @@ export const accessPlugin = fp(
   async (app: FastifyInstance) => {
     const table: RouteAccess[] = [];
     app.decorate('routeAccess', table);
+    const serverLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
     app.addHook('onRoute', function (route) {
       const declared = route.config?.access ?? (this as ScopedInstance)[kScopeAccess];
       const methods = [route.method].flat();
@@ -105,6 +166,11 @@ export const accessPlugin = fp(
       const guard = guardFor(declared, route.config.signInMessage);
       // Route-level onRequest hooks run after the instance's, so the session is already read.
       if (guard) route.onRequest = [guard, ...[route.onRequest ?? []].flat()];
+      // The webhook reads raw bytes under its own parser's limit and checks their signature.
+      if (declared !== 'webhook' && methods.some((m) => !BODYLESS.has(m))) {
+        const check = bodyLimitCheck(route.bodyLimit ?? serverLimit, serverLimit);
+        route.preParsing = [check, ...[route.preParsing ?? []].flat()];
+      }
       for (const method of methods) table.push({ method, url: route.url, access: declared });
     });
   },

@@ -1,11 +1,81 @@
 /**
  * Uploaded images: recognised by their first bytes (never by name or declared type), limited in
- * size, and re-encoded with sharp so metadata (EXIF, GPS) and anything smuggled after the image
- * data is gone.
+ * size and in pixels, and re-encoded with sharp so metadata (EXIF, GPS) and anything smuggled
+ * after the image data is gone. Decoding is the expensive part (a 40-megapixel PNG takes over
+ * 100 MB while it is decoded), so decodes across the process take turns (finding 13 of issue 16).
  */
+import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
 import { IMAGE_TYPE_MESSAGE, MEGABYTE } from '../../shared/images.ts';
 import { AppError, badRequest } from './errors.ts';
+
+/**
+ * Largest image decoded, in pixels: 48-megapixel phone photos (8064×6048) pass; more is a
+ * camera raw export or a decompression bomb, and costs hundreds of MB to decode.
+ */
+export const MAX_INPUT_PIXELS = 50_000_000;
+
+/** Answered when every decode slot and queue place is taken; the client may retry. */
+export class ImagesBusyError extends AppError {
+  /** Sent as Retry-After (server/core/server.ts). */
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super(
+      503,
+      'IMAGES_BUSY',
+      'The server is processing many images right now. Please try again in a few seconds.',
+    );
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export interface DecodeLimiter {
+  readonly limits: { concurrency: number; queue: number };
+  /** Runs `work` when a slot is free; refuses at once (503) when the queue is full as well. */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  stats(): { active: number; queued: number };
+}
+
+/** At most `concurrency` decodes at once, `queue` more waiting in order, the rest refused. */
+export function createDecodeLimiter(limits: {
+  concurrency: number;
+  queue: number;
+  retryAfterSeconds: number;
+}): DecodeLimiter {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else active -= 1;
+  };
+  return {
+    limits: { concurrency: limits.concurrency, queue: limits.queue },
+    async run(work) {
+      if (active < limits.concurrency) active += 1;
+      else if (waiting.length < limits.queue) {
+        // The slot passes straight from the finishing decode to this one.
+        await new Promise<void>((resolve) => waiting.push(resolve));
+      } else throw new ImagesBusyError(limits.retryAfterSeconds);
+      try {
+        return await work();
+      } finally {
+        release();
+      }
+    },
+    stats: () => ({ active, queued: waiting.length }),
+  };
+}
+
+/**
+ * The process's decodes: one per core (libvips spreads each over the cores too), four per core
+ * waiting. A waiting upload holds its bytes (at most 10 MB), so the queue bounds that memory.
+ */
+export const imageDecodes = createDecodeLimiter({
+  concurrency: availableParallelism(),
+  queue: 4 * availableParallelism(),
+  retryAfterSeconds: 5,
+});
 
 export type ImageType = 'jpeg' | 'png' | 'gif' | 'webp';
 
@@ -38,33 +108,64 @@ export function checkImage(bytes: Buffer, maxBytes: number): ImageType {
   return type;
 }
 
+const unreadable = () =>
+  badRequest(
+    'The image could not be read. Please upload another JPEG, PNG, GIF or WebP image.',
+    'IMAGE_UNREADABLE',
+  );
+
+/** Refuses an image whose header declares more than MAX_INPUT_PIXELS, before any decode. */
+async function checkPixels(bytes: Buffer, animated: boolean): Promise<void> {
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    // Reads the header only; with `animated` the height is that of every frame together.
+    ({ width, height } = await sharp(bytes, { animated, limitInputPixels: false }).metadata());
+  } catch {
+    throw unreadable();
+  }
+  if (!width || !height) throw unreadable();
+  if (width * height > MAX_INPUT_PIXELS) {
+    const megapixels = Math.round((width * height) / 1_000_000);
+    throw new AppError(
+      413,
+      'IMAGE_TOO_MANY_PIXELS',
+      `The image is ${width}×${height} pixels (${megapixels} megapixels); images up to ` +
+        `${MAX_INPUT_PIXELS / 1_000_000} megapixels are accepted. Please upload a smaller image.`,
+    );
+  }
+}
+
 /**
- * Re-encodes an image in its own format (animated GIF/WebP kept animated), auto-rotated, at most
- * `maxSide` pixels, without metadata.
+ * Re-encodes an image auto-rotated, at most `maxSide` pixels, without metadata: in its own format
+ * (animated GIF/WebP kept animated), or as a PNG of its first frame with `as: 'png'`. Waits for a
+ * decode slot; answers 413 over the pixel limit and 503 when too many images are waiting.
  */
 export async function reencodeImage(
   bytes: Buffer,
   type: ImageType,
-  maxSide = 2400,
+  options: { maxSide?: number; as?: 'png' } = {},
 ): Promise<Buffer> {
-  try {
-    const animated = type === 'gif' || type === 'webp';
-    let image = sharp(bytes, { animated, limitInputPixels: 40_000_000 })
-      .rotate()
-      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
-    image =
-      type === 'jpeg'
-        ? image.jpeg({ quality: 85, mozjpeg: true })
-        : type === 'png'
-          ? image.png()
-          : type === 'gif'
-            ? image.gif()
-            : image.webp({ quality: 85 });
-    return await image.toBuffer();
-  } catch {
-    throw badRequest(
-      'The image could not be read. Please upload another JPEG, PNG, GIF or WebP image.',
-      'IMAGE_UNREADABLE',
-    );
-  }
+  const { maxSide = 2400, as } = options;
+  const animated = !as && (type === 'gif' || type === 'webp');
+  return imageDecodes.run(async () => {
+    await checkPixels(bytes, animated);
+    try {
+      let image = sharp(bytes, { animated, limitInputPixels: MAX_INPUT_PIXELS })
+        .rotate()
+        .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
+      const format = as ?? type;
+      image =
+        format === 'jpeg'
+          ? image.jpeg({ quality: 85, mozjpeg: true })
+          : format === 'png'
+            ? image.png()
+            : format === 'gif'
+              ? image.gif()
+              : image.webp({ quality: 85 });
+      return await image.toBuffer();
+    } catch {
+      throw unreadable();
+    }
+  });
 }

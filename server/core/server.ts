@@ -1,7 +1,7 @@
 /**
  * The Fastify instance before any plugin: logger (credentials redacted, one access-log line per
- * request), body, parser and router limits, the refusals the router makes itself, and the
- * config every plugin can read as `app.config`.
+ * request), connection deadlines, body, parser and router limits, the refusals the router makes
+ * itself, and the config every plugin can read as `app.config`.
  */
 import Fastify, {
   LogController,
@@ -11,8 +11,10 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from '../config.ts';
 import { frameworkErrorHandler } from './errors.ts';
+import { POST_CONTENT_MAX } from '../../shared/blog.ts';
 import { logStream } from './log.ts';
 import { apiSecurityHeaders } from './security.ts';
+import { partAwareValidator } from './validation.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +47,19 @@ class AccessLog extends LogController {
   }
 }
 
+/**
+ * Every JSON body this API takes is a few hundred bytes (sign-in, checkout, a credit grant) except
+ * an article's; 64 KB leaves room and keeps the parse of a hostile body cheap. Uploads are
+ * multipart and have their own limits (core/uploads.ts). A route that needs more declares its
+ * `bodyLimit`; a caller without a session still gets this one there (core/access.ts).
+ */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+/**
+ * An article: POST_CONTENT_MAX characters of HTML, at most 3 bytes each as UTF-8 JSON (escaped
+ * quotes and newlines take 2), plus the other fields.
+ */
+export const ARTICLE_BODY_LIMIT = 3 * POST_CONTENT_MAX + DEFAULT_BODY_LIMIT;
+
 /** A new Fastify instance for `config`; logs go to `stream` (default: stdout, see log.ts). */
 export function createServer(config: Config, stream?: NodeJS.WritableStream): FastifyInstance {
   // JSON logs go to stdout asynchronously, batched (about a third of a public read's cost under
@@ -61,8 +76,21 @@ export function createServer(config: Config, stream?: NodeJS.WritableStream): Fa
     },
     logController: new AccessLog(),
     trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    // Slow clients cannot hold connections: see config.ts for the deadlines and why.
+    connectionTimeout: config.http.idleTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      requestTimeout: config.http.requestTimeoutMs,
+      // Node enforces both deadlines on a sweep, every 30 s by default: a connection with a
+      // 10 s deadline could live 40 s. Sweep often enough to keep them.
+      connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs / 4),
+    },
+    // Bodies are validated without type coercion, text parts with it (core/validation.ts).
+    ajv: { customOptions: { removeAdditional: false, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: partAwareValidator() } },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // Plugins open and migrate the database and read the sample cache: start-up work that takes
     // what it takes on a slow disk, not a plugin that hangs, so no load deadline.
@@ -72,5 +100,11 @@ export function createServer(config: Config, stream?: NodeJS.WritableStream): Fa
     frameworkErrors: frameworkErrorHandler(() => apiSecurityHeaders(config.isProduction)),
   });
   app.decorate('config', config);
+  // A refusal that asks the client to come back later (a full image queue) says when.
+  app.addHook('onError', (_request, reply, error, done) => {
+    const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+    done();
+  });
   return app;
 }

@@ -13,6 +13,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -46,6 +47,11 @@ export const users = pgTable(
     googleSub: text('google_sub').unique(),
     passwordHash: text('password_hash'),
     canManageBlog: boolean('can_manage_blog').notNull().default(false),
+    /**
+     * When the mailbox owner proved the address (a confirmation or reset link, or Google); null
+     * means unproven: no password sign-in, and a Google sign-in takes the account over.
+     */
+    emailVerifiedAt: at('email_verified_at'),
     ...timestamps,
   },
   (t) => [check('users_credits_non_negative', sql`${t.credits} >= 0`)],
@@ -78,6 +84,26 @@ export const passwordResetTokens = pgTable(
     usedAt: at('used_at'),
   },
   (t) => [index('password_reset_tokens_user_id_idx').on(t.userId)],
+);
+
+/**
+ * Single-use links that prove an email address. A sign-up's chosen password (and name) wait here
+ * and reach the account only when the mailbox owner opens that sign-up's link; null keeps the
+ * account's own (a link sent after a password sign-in).
+ */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: ownerId(),
+    tokenHash: text('token_hash').notNull().unique(),
+    passwordHash: text('password_hash'),
+    name: text('name'),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [index('email_verification_tokens_user_id_idx').on(t.userId)],
 );
 
 /**
@@ -116,7 +142,8 @@ export const checkoutSessions = pgTable(
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
     credits: integer('credits').notNull(),
-    status: text('status', { enum: ['open', 'paid', 'canceled', 'expired'] })
+    /** failed: a delayed payment (e.g. a bank debit) that did not settle; nothing was granted. */
+    status: text('status', { enum: ['open', 'paid', 'canceled', 'expired', 'failed'] })
       .notNull()
       .default('open'),
     successUrl: text('success_url').notNull(),
@@ -128,9 +155,17 @@ export const checkoutSessions = pgTable(
     creditsUnrecovered: integer('credits_unrecovered').notNull().default(0),
     createdAt: createdAt(),
     completedAt: at('completed_at'),
+    /** When the provider stops accepting payment for it (Stripe sessions); null: never. */
+    expiresAt: at('expires_at'),
   },
   (t) => [index('checkout_sessions_user_idx').on(t.userId)],
 );
+
+/**
+ * Statuses under which a subscription counts as active (spec: "while active"). A user has at most
+ * one subscription in these (the partial unique index below; migration 0007 spells the list).
+ */
+export const ACTIVE_SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due'];
 
 export const subscriptions = pgTable(
   'subscriptions',
@@ -148,7 +183,51 @@ export const subscriptions = pgTable(
     canceledAt: at('canceled_at'),
     ...timestamps,
   },
-  (t) => [index('subscriptions_user_idx').on(t.userId)],
+  (t) => [
+    index('subscriptions_user_idx').on(t.userId),
+    uniqueIndex('subscriptions_one_active_per_user')
+      .on(t.userId)
+      .where(
+        sql`${t.status} in (${sql.raw(ACTIVE_SUBSCRIPTION_STATUSES.map((s) => `'${s}'`).join(', '))})`,
+      ),
+  ],
+);
+
+/** The user's Stripe customer, made once and named by every later checkout (never a second one). */
+export const stripeCustomers = pgTable('stripe_customers', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  customerId: text('customer_id').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Subscriptions that arrived while the user already had an active one: stored canceled, granting
+ * nothing, and settled at the provider after the commit (cancelled, and refunded when `refund`)
+ * by whoever stored them or, failing that, by the billing sweep. No foreign key: what is owed
+ * outlives the rows it came from.
+ */
+export const duplicateSubscriptions = pgTable(
+  'duplicate_subscriptions',
+  {
+    subscriptionId: text('subscription_id').primaryKey(),
+    provider: text('provider', { enum: ['stripe', 'local'] }).notNull(),
+    /** The active subscription the user keeps. */
+    keptSubscriptionId: text('kept_subscription_id'),
+    /** false for the ones migration 0007 found: paid periods the user had, cancelled only. */
+    refund: boolean('refund').notNull().default(true),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: at('next_attempt_at').notNull().defaultNow(),
+    settledAt: at('settled_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('duplicate_subscriptions_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.settledAt} is null`),
+  ],
 );
 
 /** Every provider event we accepted, stored under its id in the same transaction as its effect. */
@@ -273,11 +352,15 @@ export const adminLoginFailures = pgTable('admin_login_failures', {
   lockedUntil: at('locked_until'),
 });
 
+// Tables of what happens to a payment after it is made (issue 16): invoice payments, disputes.
+export * from './payment-events-schema.ts';
+
 export type UserRow = typeof users.$inferSelect;
 export type PostRow = typeof posts.$inferSelect;
 export type VideoTaskRow = typeof videoTasks.$inferSelect;
 export type CreditTransactionRow = typeof creditTransactions.$inferSelect;
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type DuplicateSubscriptionRow = typeof duplicateSubscriptions.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type AdminActionRow = typeof adminActions.$inferSelect;

@@ -3,11 +3,12 @@
  * site URL, so each deployment points at its own origin).
  *
  * Disallowed: the API and sign-in endpoints, the local checkout, users' generated videos
- * (/media/, private to each account) and the pages that only make sense signed in. Pages that are
- * public but not meant for results (the 404, the article shell, /embed/{id}) stay crawlable on
- * purpose: they carry `noindex`, and a crawler must be able to fetch a page to see it. The
- * /embed/ pages also have to be fetchable for a search engine to render the home gallery, which
- * shows them in iframes.
+ * (/media/, private to each account), the pages that only make sense signed in, and the pages
+ * mailed links open (/verify-email, /reset-password: their URLs carry single-use tokens). Pages
+ * that are public but not meant for results (the 404, the article shell, /embed/{id}) stay
+ * crawlable on purpose: they carry `noindex`, and a crawler must be able to fetch a page to see
+ * it. The /embed/ pages also have to be fetchable for a search engine to render the home
+ * gallery, which shows them in iframes.
  */
 import type { APIRoute } from 'astro';
 
@@ -21,6 +22,8 @@ const DISALLOWED = [
   '/blog-admin',
   '/video-history',
   '/login',
+  '/verify-email',
+  '/reset-password',
 ] as const;
 
 export const GET: APIRoute = ({ site }) => {

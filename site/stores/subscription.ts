@@ -265,11 +265,12 @@ function checkoutFailure(error: unknown): CheckoutError {
 }
 
 /** The hosted-checkout request for an item: page purchases bill monthly (spec 9). */
-export function paymentRequest(item: PurchaseItem, origin: string): PaymentRequest {
+export function paymentRequest(item: PurchaseItem): PaymentRequest {
   const urls = {
+    // Paths: the server makes them absolute with PUBLIC_SITE_URL, never with our Host.
     // {CHECKOUT_SESSION_ID} stays literal: the payment provider fills it in on the way back.
-    success_url: `${origin}/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${origin}/pricing?payment=cancelled`,
+    success_url: '/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}',
+    cancel_url: '/pricing?payment=cancelled',
   };
   return item.type === 'subscription'
     ? {
@@ -291,7 +292,7 @@ export async function createCheckoutSession(item: PurchaseItem): Promise<string>
   let body: Partial<PaymentSessionResponse> & { success?: boolean };
   try {
     // Money safety: never retry. A retried timeout could open two sessions for one click.
-    body = await createPaymentSession(paymentRequest(item, window.location.origin));
+    body = await createPaymentSession(paymentRequest(item));
   } catch (error) {
     console.error('[checkout] session not created', error);
     throw checkoutFailure(error);
@@ -322,7 +323,7 @@ async function waitForCheckout(sessionId: string): Promise<CheckoutStatus | 'unk
       // One request per attempt: the poll itself is the retry.
       const body = await getCheckoutStatus(sessionId);
       const status = body?.data?.status;
-      if (status === 'paid' || status === 'canceled' || status === 'expired') return status;
+      if (status && status !== 'open') return status;
     } catch (error) {
       console.error('[checkout] status unavailable', error);
     }
@@ -360,6 +361,10 @@ export async function handleCheckoutReturn(): Promise<void> {
     showBanner({ tone: 'success', message: PAYMENT_SUCCEEDED, durationMs: BANNER_SHORT_MS });
   } else if (status === 'canceled' || status === 'expired') {
     showBanner({ tone: 'info', message: CHECKOUT_NOT_COMPLETED, durationMs: BANNER_LONG_MS });
+    return;
+  } else if (status === 'failed') {
+    // A delayed payment (e.g. a bank debit) that did not go through: nothing was granted.
+    showBanner({ tone: 'error', message: PAYMENT_FAILED, durationMs: BANNER_LONG_MS });
     return;
   } else {
     showBanner({ tone: 'info', message: PAYMENT_PENDING, durationMs: BANNER_LONG_MS });

@@ -323,7 +323,13 @@ describe('bad input: what each refusal says, and schema bounds (pglite)', () => 
       'NUL_CHARACTER',
       /NUL/,
     ],
-    ['a body over 1 MB', `{"name":"${'x'.repeat(1_100_000)}"}`, 413, 'BODY_TOO_LARGE', /too large/],
+    [
+      'a body over the 64 KB limit',
+      `{"name":"${'x'.repeat(70_000)}"}`,
+      413,
+      'BODY_TOO_LARGE',
+      /^The request body is 68 KB; this address accepts at most 64 KB\./,
+    ],
   ])('answers %s with its own status and code', async (_what, payload, status, code, message) => {
     const res = await post(payload);
     expect(res.statusCode).toBe(status);

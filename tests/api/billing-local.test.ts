@@ -6,7 +6,12 @@ import { BILLING_MESSAGES } from '../../shared/billing.ts';
 import { createBillingService } from '../../server/domains/billing/service.ts';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
 import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
-import { requestCheckout, SITE_ORIGIN } from '../helpers/billing.ts';
+import {
+  openLocalCheckoutForm,
+  requestCheckout,
+  SITE_ORIGIN,
+  submitLocalCheckout,
+} from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 
 describe.each(databaseKinds)('billing with the local checkout on %s', (kind) => {
@@ -18,13 +23,14 @@ describe.each(databaseKinds)('billing with the local checkout on %s', (kind) => 
 
   const checkout = (token: string | null, payload: object) =>
     requestCheckout(t.app, token, payload);
-  const pay = (sessionId: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/checkout/local/${sessionId}/pay`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
-    });
+  const forms = new Map<string, Promise<string>>();
+  /** Pay on the buyer's open page: a second press (a double click) posts the same form again. */
+  const pay = (sessionId: string) => {
+    if (!forms.has(sessionId)) forms.set(sessionId, openLocalCheckoutForm(t.app, sessionId));
+    return forms
+      .get(sessionId)!
+      .then((form) => submitLocalCheckout(t.app, sessionId, 'pay', { form }));
+  };
   const balance = (token: string) => creditBalance(t.app, token);
   const status = async (token: string) =>
     (await t.app.inject({ url: '/api/stripe/subscription/status', headers: bearer(token) })).json();
@@ -102,12 +108,10 @@ describe.each(databaseKinds)('billing with the local checkout on %s', (kind) => 
     const { sessionId } = (
       await checkout(ann.token, { type: 'credits', package_id: 'basic' })
     ).json();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/checkout/local/${sessionId}/cancel`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
-    });
+    // The buyer's page shows Pay and Cancel; Cancel is pressed, then Pay on the same page.
+    const form = await openLocalCheckoutForm(t.app, sessionId);
+    forms.set(sessionId, Promise.resolve(form));
+    const res = await submitLocalCheckout(t.app, sessionId, 'cancel', { form });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`${SITE_ORIGIN}/pricing?payment=cancelled`);
     expect((await pay(sessionId)).statusCode).toBe(409);

@@ -53,13 +53,22 @@ describe.each(databaseKinds)('billing through Stripe (fake) on %s', (kind) => {
       currency: 'usd',
     });
     expect(pack.url).toBe(`${stripe.url}/c/pay/${pack.sessionId}`);
+    // The buyer's Stripe customer is made once, before the first session, and named by it.
+    const customerRequests = stripe.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/v1/customers',
+    );
+    expect(customerRequests.map((r) => r.body)).toEqual([
+      { email: 'ann-stripe@example.com', metadata: { userId: ann.user.id } },
+    ]);
     const packRequest = stripe.requests.find(
       (r) => r.method === 'POST' && r.path === '/v1/checkout/sessions',
     );
+    const customer = packRequest?.body.customer;
+    expect(customer).toMatch(/^cus_/);
+    expect(packRequest?.body).not.toHaveProperty('customer_email');
     expect(packRequest?.body).toMatchObject({
       mode: 'payment',
       client_reference_id: ann.user.id,
-      customer_email: 'ann-stripe@example.com',
       success_url: CHECKOUT_RETURN_URLS.success_url,
       line_items: [{ quantity: '1', price_data: { currency: 'usd', unit_amount: '1990' } }],
       metadata: { userId: ann.user.id, kind: 'credits', itemId: 'starter' },
@@ -74,6 +83,7 @@ describe.each(databaseKinds)('billing through Stripe (fake) on %s', (kind) => {
     const subRequest = stripe.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1);
     expect(subRequest?.body).toMatchObject({
       mode: 'subscription',
+      customer,
       line_items: [{ price_data: { unit_amount: '95900', recurring: { interval: 'year' } } }],
       subscription_data: {
         metadata: { userId: ann.user.id, planId: 'pro+', billingCycle: 'yearly' },

@@ -70,12 +70,16 @@ describe.each(databaseKinds)('credits ledger on %s', (kind) => {
         duplicate: false,
         transaction: { amount: 100, balance_after: 100 },
       });
-      const again = await change('add', admin.token, { ...payload, amount: 999 });
+      const again = await change('add', admin.token, payload);
       expect(again.json().data).toMatchObject({
         balance: 100,
         duplicate: true,
         transaction: { id: first.json().data.transaction.id, amount: 100 },
       });
+      // The same key with another amount is refused (tests/security/admin-idempotency-keys.test.ts).
+      const changed = await change('add', admin.token, { ...payload, amount: 999 });
+      expect(changed.statusCode).toBe(409);
+      expect(changed.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
       const balance = await t.app.inject({
         url: '/api/credits/balance',
         headers: bearer(ann.token),

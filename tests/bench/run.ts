@@ -25,6 +25,7 @@ import type { PostsSnapshot } from '../../server/contracts/blog.ts';
 import { lighthouseBench } from './lighthouse.ts';
 import { runSuite, SCENARIOS, type SuiteResult } from '../resilience/suite.ts';
 import { PROFILES } from '../resilience/profiles.ts';
+import { localCheckoutForm } from '../helpers/local-checkout.ts';
 import { median, type Figure } from '../helpers/measure.ts';
 import { createPostgresDatabase } from '../helpers/postgres.ts';
 import { freePort, sleep } from '../helpers/process.ts';
@@ -183,14 +184,17 @@ async function richUser(base: string, email: string): Promise<string> {
       body: JSON.stringify({
         type: 'credits',
         package_id: 'standard',
-        success_url: `${base}/pricing`,
-        cancel_url: `${base}/pricing`,
+        success_url: '/pricing',
+        cancel_url: '/pricing',
       }),
     }),
   );
+  // Pay posts the checkout page's form, with its token.
+  const page = await (await fetch(`${base}/checkout/local/${session.sessionId}`)).text();
   await fetch(`${base}/checkout/local/${session.sessionId}/pay`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: localCheckoutForm(page),
     redirect: 'manual',
   });
   return data.token;
@@ -248,8 +252,8 @@ async function checkoutLatency(base: string) {
           body: JSON.stringify({
             type: 'credits',
             package_id: 'starter',
-            success_url: `${base}/pricing`,
-            cancel_url: `${base}/pricing`,
+            success_url: '/pricing',
+            cancel_url: '/pricing',
           }),
         });
         await res.arrayBuffer();

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { islandReady, storeSession, uniqueEmail } from '../helpers/browser.ts';
+import { LOCAL_CHECKOUT_TOKEN_FIELD, localCheckoutToken } from '../helpers/local-checkout.ts';
 
 /** Opens the generator and waits until its island is live. */
 async function openGenerator(page: Page, query = '') {
@@ -16,18 +17,18 @@ async function signInWithCredits(page: Page, packs: Array<'starter'>) {
   const { data } = await res.json();
   const auth = { authorization: `Bearer ${data.token}` };
   for (const pack of packs) {
-    const origin = new URL(String(test.info().project.use.baseURL)).origin;
     const session = await page.request.post('/api/stripe/create-payment-intent', {
       headers: auth,
-      data: {
-        type: 'credits',
-        package_id: pack,
-        success_url: `${origin}/pricing`,
-        cancel_url: `${origin}/pricing`,
-      },
+      data: { type: 'credits', package_id: pack, success_url: '/pricing', cancel_url: '/pricing' },
     });
     const { sessionId } = await session.json();
-    await page.request.post(`/checkout/local/${sessionId}/pay`, { form: {}, maxRedirects: 0 });
+    // Pay posts the checkout page's form, with its token.
+    const checkout = await (await page.request.get(`/checkout/local/${sessionId}`)).text();
+    const paid = await page.request.post(`/checkout/local/${sessionId}/pay`, {
+      form: { [LOCAL_CHECKOUT_TOKEN_FIELD]: localCheckoutToken(checkout) },
+      maxRedirects: 0,
+    });
+    expect(paid.status()).toBe(303);
   }
   const me = await (await page.request.get('/api/auth/user', { headers: auth })).json();
   await storeSession(page, data.token, me.data.user);

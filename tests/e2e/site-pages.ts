@@ -33,6 +33,8 @@ export const SPEC_PUBLIC_ROUTES = [
 /** Pages that need sign-in or are utilities: noindex and out of the sitemap. */
 export const PRIVATE_PAGES = [
   '/login',
+  '/verify-email',
+  '/reset-password',
   '/video-history',
   '/blog-admin',
   '/admin',
@@ -41,7 +43,12 @@ export const PRIVATE_PAGES = [
 ] as const;
 
 /** Private pages a signed-out visitor stays on (the others send the browser elsewhere). */
-export const SIGNED_OUT_PAGES = ['/login', '/video-history'] as const;
+export const SIGNED_OUT_PAGES = [
+  '/login',
+  '/verify-email',
+  '/reset-password',
+  '/video-history',
+] as const;
 
 /**
  * The path of every HTML page in the live release (`/`, `/pricing`, `/embed/{id}`, `/404`…),

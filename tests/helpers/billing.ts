@@ -1,6 +1,7 @@
 /** Checkout requests as the pricing page sends them, for the billing tests. */
 import type { FastifyInstance } from 'fastify';
 import { bearer } from './app.ts';
+import { localCheckoutForm } from './local-checkout.ts';
 
 /** The site's origin in test apps (PUBLIC_SITE_URL in `testConfig`). */
 export const SITE_ORIGIN = 'http://localhost:4321';
@@ -18,5 +19,32 @@ export function requestCheckout(app: FastifyInstance, token: string | null, payl
     url: '/api/stripe/create-payment-intent',
     headers: token ? bearer(token) : {},
     payload: { ...CHECKOUT_RETURN_URLS, ...payload },
+  });
+}
+
+/** The url-encoded form of a local checkout's page, as the buyer's open page holds it. */
+export async function openLocalCheckoutForm(app: FastifyInstance, sessionId: string) {
+  return localCheckoutForm((await app.inject({ url: `/checkout/local/${sessionId}` })).body);
+}
+
+/**
+ * Presses Pay (or Cancel) on the local checkout page as a browser does: posts the page's form
+ * (`form`, else the page opened now) from the site's origin (`origin`: PUBLIC_SITE_URL's).
+ */
+export async function submitLocalCheckout(
+  app: FastifyInstance,
+  sessionId: string,
+  action: 'pay' | 'cancel' = 'pay',
+  { origin = SITE_ORIGIN, form }: { origin?: string; form?: string } = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/checkout/local/${sessionId}/${action}`,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin,
+      'sec-fetch-site': 'same-origin',
+    },
+    payload: form ?? (await openLocalCheckoutForm(app, sessionId)),
   });
 }

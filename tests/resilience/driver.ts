@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TEXT_MODEL, VIDEO_COST } from '../../shared/video.ts';
+import { localCheckoutForm } from '../helpers/local-checkout.ts';
 import { sleep } from '../helpers/process.ts';
 
 /** Starter pack: what most buyers pick, and enough for a run of videos. */
@@ -193,13 +194,48 @@ export async function signIn(b: Behaviour, u: SimUser, until = b.until + 60_000)
   return false;
 }
 
-/** Pays a local checkout (the form's POST); 303 is paid, no answer is unknown. */
-export async function pay(b: Behaviour, u: SimUser, sessionId: string): Promise<boolean | null> {
+/** Opens a local checkout page (its forms carry the token Pay and Cancel must post). */
+async function openCheckoutPage(b: Behaviour, u: SimUser, sessionId: string) {
+  const res = await b.client.request(
+    u.base,
+    'GET /checkout/local/{id}',
+    `/checkout/local/${sessionId}`,
+    {},
+    [200],
+  );
+  return res?.status === 200 ? res.body : null;
+}
+
+/**
+ * Pays a local checkout (the form's POST) from its open `page`, or from the page opened again
+ * (after a crash the old page's token may be stale); 303 is paid, no answer is unknown.
+ */
+export async function pay(
+  b: Behaviour,
+  u: SimUser,
+  sessionId: string,
+  page?: string,
+): Promise<boolean | null> {
+  const html = page ?? (await openCheckoutPage(b, u, sessionId));
+  if (html === null) {
+    u.unknownPay.add(sessionId);
+    return null;
+  }
+  if (html.includes('This order is already paid.')) {
+    // Reopened after an unanswered Pay: the page says it went through (and has no Pay button).
+    u.unknownPay.delete(sessionId);
+    u.paid.add(sessionId);
+    return true;
+  }
   const res = await b.client.request(
     u.base,
     'POST /checkout/local/{id}/pay',
     `/checkout/local/${sessionId}/pay`,
-    { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' },
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: localCheckoutForm(html),
+    },
     [303],
   );
   if (!res) {
@@ -228,8 +264,8 @@ export async function buy(b: Behaviour, u: SimUser, mustPay = false): Promise<vo
       body: JSON.stringify({
         type: 'credits',
         package_id: PACK.id,
-        success_url: `${u.base}/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${u.base}/pricing?payment=cancelled`,
+        success_url: '/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}',
+        cancel_url: '/pricing?payment=cancelled',
       }),
     },
     [200],
@@ -237,18 +273,17 @@ export async function buy(b: Behaviour, u: SimUser, mustPay = false): Promise<vo
   if (created?.status !== 200) return;
   const sessionId = json(created.body).sessionId;
   if (typeof sessionId !== 'string') return;
-  await b.client.request(
-    u.base,
-    'GET /checkout/local/{id}',
-    `/checkout/local/${sessionId}`,
-    {},
-    [200],
-  );
+  const page = await openCheckoutPage(b, u, sessionId);
+  if (page === null) {
+    // No page, no Pay button: the buyer walks away.
+    u.unpaid.add(sessionId);
+    return;
+  }
   const roll = Math.random();
   if (mustPay || roll < 0.8) {
-    const paid = await pay(b, u, sessionId);
+    const paid = await pay(b, u, sessionId, page);
     if (paid) u.credits += PACK.credits;
-    if (paid && Math.random() < 0.2) await pay(b, u, sessionId);
+    if (paid && Math.random() < 0.2) await pay(b, u, sessionId, page);
   } else if (roll < 0.9) {
     const res = await b.client.request(
       u.base,
@@ -257,7 +292,7 @@ export async function buy(b: Behaviour, u: SimUser, mustPay = false): Promise<vo
       {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: '',
+        body: localCheckoutForm(page),
       },
       [303],
     );

@@ -1,16 +1,19 @@
 /**
- * The resilience suite: Load and Crash on the embedded database, then Two instances on
+ * The resilience suite: Load and Crash on the embedded database, Slow connections and Large
+ * bodies against an API-only server, then 8 parallel subscription pays and Two instances on
  * PostgreSQL. `runSuite` is what `npm run test:resilience` (run.ts) and the bench call.
  */
 import { rm } from 'node:fs/promises';
+import { runAbuse } from './abuse.ts';
 import { makeDataDir } from './processes.ts';
 import type { Profile } from './profiles.ts';
 import { formatResult, resultWithoutTraffic, type ScenarioResult } from './report.ts';
 import { createSite, runCrash, runLoad } from './single.ts';
+import { runSubscriptionPays } from './subscription-pays.ts';
 import { runTwoInstances } from './two-instances.ts';
 
-export type ScenarioName = 'load' | 'crash' | 'two';
-export const SCENARIOS: ScenarioName[] = ['load', 'crash', 'two'];
+export type ScenarioName = 'load' | 'crash' | 'two' | 'slow' | 'bodies' | 'pays';
+export const SCENARIOS: ScenarioName[] = ['load', 'crash', 'two', 'slow', 'bodies', 'pays'];
 
 export interface SuiteResult {
   profile: Profile['name'];
@@ -67,6 +70,17 @@ export async function runSuite(
       if (keep || process.env.RESILIENCE_KEEP)
         print(`  data directory kept for a look: ${dataDir}`);
       else await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+  // Slow connections and large bodies (issue 16, findings 5 and 6) share one API-only server.
+  const abuse = only.filter((name) => name === 'slow' || name === 'bodies');
+  if (abuse.length > 0) await runAbuse(profile, abuse, record);
+  // 8 parallel subscription pays on two APIs and PostgreSQL (issue 16, finding 2).
+  if (only.includes('pays')) {
+    try {
+      record(await runSubscriptionPays(profile));
+    } catch (error) {
+      failedToRun('8 parallel subscription pays', 'postgres', error);
     }
   }
   if (only.includes('two')) {

@@ -238,8 +238,8 @@ export async function runTwoInstances(profile: Profile): Promise<ScenarioResult>
               body: JSON.stringify({
                 type: 'credits',
                 package_id: 'starter',
-                success_url: `${u.base}/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}`,
-                cancel_url: `${u.base}/pricing?payment=cancelled`,
+                success_url: '/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}',
+                cancel_url: '/pricing?payment=cancelled',
               }),
             },
             [200],

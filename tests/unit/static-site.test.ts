@@ -140,6 +140,7 @@ describe('static release serving', () => {
     app = await serveRelease('static-site-', {
       'index.html': page,
       '404.html': page.replace('Home', 'Not found'),
+      'pricing.html': page.replace('Home', 'Pricing'),
       '_astro/app.abc123.js': script,
       'logo.png': Buffer.alloc(4096, 7),
     });
@@ -190,6 +191,17 @@ describe('static release serving', () => {
       headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
     });
     expect(otherEncoding.statusCode).toBe(200);
+  });
+
+  it('redirects a trailing slash to the page on this site, never to another host', async () => {
+    expect((await app.inject({ url: '/pricing/?a=1' })).headers.location).toBe('/pricing?a=1');
+    // '//pricing' and '/\\pricing' are protocol-relative: a browser would go to the host "pricing".
+    for (const url of ['//pricing/', '///pricing//', '/%5Cpricing/']) {
+      const res = await app.inject({ url });
+      const location = String(res.headers.location ?? '');
+      expect(location, url).not.toMatch(/^[/\\]{2}|^\/\\/);
+      if (res.statusCode === 301) expect(location).toBe('/pricing');
+    }
   });
 
   it('compresses the 404 page and keeps its status', async () => {

@@ -1,7 +1,16 @@
-/** SQL for users, sessions and password-reset tokens. Every function takes `db | tx` first. */
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+/**
+ * SQL for users, sessions, password-reset and email-verification tokens. Every function takes
+ * `db | tx` first.
+ */
+import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../core/db.ts';
-import { passwordResetTokens, sessions, users, type UserRow } from '../../db/schema.ts';
+import {
+  emailVerificationTokens,
+  passwordResetTokens,
+  sessions,
+  users,
+  type UserRow,
+} from '../../db/schema.ts';
 
 export type NewUser = typeof users.$inferInsert;
 
@@ -12,6 +21,18 @@ export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | nu
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+  return row ?? null;
+}
+
+/** The user with this email, locked until the transaction ends (sign-up, Google join). */
+export async function lockUserByEmail(db: DbOrTx, email: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, email)).for('update');
+  return row ?? null;
+}
+
+/** The user row, locked until the transaction ends. */
+export async function lockUser(db: DbOrTx, id: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).for('update');
   return row ?? null;
 }
 
@@ -38,7 +59,17 @@ export async function updateUser(
   db: DbOrTx,
   id: string,
   changes: Partial<
-    Pick<NewUser, 'name' | 'picture' | 'avatarUrl' | 'googleSub' | 'passwordHash' | 'canManageBlog'>
+    Pick<
+      NewUser,
+      | 'name'
+      | 'picture'
+      | 'avatarUrl'
+      | 'googleSub'
+      | 'passwordHash'
+      | 'canManageBlog'
+      | 'provider'
+      | 'emailVerifiedAt'
+    >
   >,
 ): Promise<UserRow> {
   const [row] = await db
@@ -123,4 +154,91 @@ export async function consumeResetToken(db: DbOrTx, tokenHash: string): Promise<
     )
     .returning({ userId: passwordResetTokens.userId });
   return row?.userId ?? null;
+}
+
+/** Spends every unused reset link of a user (their account changed hands or was proven). */
+export async function spendResetTokens(db: DbOrTx, userId: string): Promise<void> {
+  await db
+    .update(passwordResetTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+}
+
+export async function insertVerificationToken(
+  db: DbOrTx,
+  values: {
+    userId: string;
+    tokenHash: string;
+    passwordHash: string | null;
+    name: string | null;
+    expiresAt: Date;
+  },
+): Promise<void> {
+  await db.insert(emailVerificationTokens).values(values);
+}
+
+/**
+ * Marks a verification token used and returns what its sign-up chose; null when unknown, used or
+ * expired. One UPDATE, so two concurrent uses cannot both succeed.
+ */
+export async function consumeVerificationToken(
+  db: DbOrTx,
+  tokenHash: string,
+): Promise<{ userId: string; passwordHash: string | null; name: string | null } | null> {
+  const [row] = await db
+    .update(emailVerificationTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(emailVerificationTokens.tokenHash, tokenHash),
+        isNull(emailVerificationTokens.usedAt),
+        gt(emailVerificationTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({
+      userId: emailVerificationTokens.userId,
+      passwordHash: emailVerificationTokens.passwordHash,
+      name: emailVerificationTokens.name,
+    });
+  return row ?? null;
+}
+
+/** The newest live sign-up link of a user (its password and name), or null. */
+export async function findLatestPendingSignUp(
+  db: DbOrTx,
+  userId: string,
+): Promise<{ passwordHash: string; name: string | null } | null> {
+  const [row] = await db
+    .select({
+      passwordHash: emailVerificationTokens.passwordHash,
+      name: emailVerificationTokens.name,
+    })
+    .from(emailVerificationTokens)
+    .where(
+      and(
+        eq(emailVerificationTokens.userId, userId),
+        isNull(emailVerificationTokens.usedAt),
+        isNotNull(emailVerificationTokens.passwordHash),
+        gt(emailVerificationTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .orderBy(desc(emailVerificationTokens.createdAt))
+    .limit(1);
+  return row?.passwordHash ? { passwordHash: row.passwordHash, name: row.name } : null;
+}
+
+/** Spends every unused verification link of a user: once proven, no older sign-up may apply. */
+export async function spendVerificationTokens(db: DbOrTx, userId: string): Promise<void> {
+  await db
+    .update(emailVerificationTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(emailVerificationTokens.userId, userId), isNull(emailVerificationTokens.usedAt)));
+}
+
+/** True for PostgreSQL's unique_violation (23505), however the driver wraps it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
 }

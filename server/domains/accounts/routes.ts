@@ -1,4 +1,4 @@
-/** HTTP for accounts: sign-in paths, sign-out, current user, password reset. */
+/** HTTP for accounts: sign-in paths, email confirmation, sign-out, current user, password reset. */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.ts';
@@ -14,7 +14,9 @@ import {
   SignInBody,
   SignUpBody,
   UserResponse,
+  VerifyEmailBody,
 } from '../../contracts/auth.ts';
+import { SIGN_UP_MESSAGE } from './email-accounts.ts';
 import type { AccountsService } from './service.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
@@ -52,7 +54,7 @@ export async function accountsRoutes(
         tags,
         summary: 'Sign in with a Google ID token (credential) or access token (token)',
         body: GoogleSignInBody,
-        response: { 200: SessionResponse, ...errors, 503: ErrorResponse },
+        response: { 200: SessionResponse, ...errors, 409: ErrorResponse, 503: ErrorResponse },
       },
     },
     async (request) => ({
@@ -86,12 +88,33 @@ export async function accountsRoutes(
       config: { access: 'public', rateLimit },
       schema: {
         tags,
-        summary: 'Create an account with an email and a password',
+        summary:
+          'Create an account with an email and a password; it is usable once the mailed link is opened',
         body: SignUpBody,
-        response: { 200: SessionResponse, ...errors, 409: ErrorResponse },
+        response: { 200: MessageResponse, ...errors, 409: ErrorResponse },
       },
     },
-    async (request) => ({ success: true as const, data: await accounts.signUp(request.body) }),
+    async (request) => {
+      await accounts.signUp(request.body);
+      return { success: true, message: SIGN_UP_MESSAGE };
+    },
+  );
+
+  app.post(
+    '/api/auth/verify-email',
+    {
+      config: { access: 'public', rateLimit },
+      schema: {
+        tags,
+        summary: 'Confirm an email address with the token from the mailed link, and sign in',
+        body: VerifyEmailBody,
+        response: { 200: SessionResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await accounts.verifyEmail(request.body.token),
+    }),
   );
 
   app.post(
@@ -100,7 +123,7 @@ export async function accountsRoutes(
       config: { access: 'public', rateLimit },
       schema: {
         tags,
-        summary: 'Sign in with an email and a password',
+        summary: 'Sign in with an email and a password (403 until the address is confirmed)',
         body: SignInBody,
         response: { 200: SessionResponse, ...errors },
       },

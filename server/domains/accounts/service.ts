@@ -1,17 +1,18 @@
 /**
  * Accounts: sign-in (Google, local, email + password), sessions, password reset.
  * Every sign-in path ends in `startSession`, so tokens are made and stored in one place.
+ * Email/password accounts and their proof of address live in email-accounts.ts.
  */
 import type { Config } from '../../config.ts';
 import type { Authenticator, SessionAndUser } from '../../core/auth.ts';
-import type { Db, DbOrTx } from '../../core/db.ts';
-import { AppError, conflict, unauthorized } from '../../core/errors.ts';
+import type { Db, DbOrTx, Tx } from '../../core/db.ts';
+import { AppError, conflict } from '../../core/errors.ts';
 import type { Mailer } from '../../core/mailer.ts';
-import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { hashToken, newToken } from '../../core/tokens.ts';
 import type { UserCache } from '../../core/user-cache.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { PublicUser } from '../../contracts/auth.ts';
+import { createEmailAccounts, normalizeEmail } from './email-accounts.ts';
 import { GoogleIdentityError, type GoogleProfile } from './google-identity.ts';
 import * as repo from './repository.ts';
 
@@ -27,7 +28,9 @@ export interface SignedIn {
   user: PublicUser;
 }
 
-const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+/** A first sign-in of one Google account lost a race; retrying finds the winner's row. */
+class ConcurrentGoogleSignIn extends Error {}
+const GOOGLE_SIGN_IN_ATTEMPTS = 3;
 
 /** Maps a user row to the API's user object (spec 3 "User"): the one place rows become JSON. */
 export function toPublicUser(row: UserRow): PublicUser {
@@ -44,8 +47,6 @@ export function toPublicUser(row: UserRow): PublicUser {
     updated_at: row.updatedAt.toISOString(),
   };
 }
-
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export function createAccountsService(deps: {
   db: Db;
@@ -91,29 +92,84 @@ export function createAccountsService(deps: {
     return { token, user: toPublicUser(withRoles) };
   }
 
-  async function signInWithGoogleProfile(profile: GoogleProfile): Promise<SignedIn> {
-    const email = normalizeEmail(profile.email);
-    let user = await repo.findUserByGoogleSub(db, profile.sub);
-    if (!user) {
-      const byEmail = await repo.findUserByEmail(db, email);
-      user = byEmail
-        ? await repo.updateUser(db, byEmail.id, {
-            googleSub: profile.sub,
-            name: byEmail.name ?? profile.name,
-            picture: profile.picture ?? byEmail.picture,
-          })
-        : await repo.insertUserOrGetByEmail(db, {
-            email,
-            name: profile.name,
-            picture: profile.picture,
-            provider: 'google',
-            googleSub: profile.sub,
-          });
-    } else if (profile.picture && profile.picture !== user.picture) {
-      user = await repo.updateUser(db, user.id, { picture: profile.picture });
-    }
-    return startSession(user);
+  /**
+   * Gives the mailbox owner an account nobody else proved: the Google identity replaces the
+   * password, the sessions and the pending links of whoever signed up with that email before.
+   */
+  async function takeOverUnproven(tx: Tx, user: UserRow, profile: GoogleProfile) {
+    await repo.revokeAllSessions(tx, user.id);
+    await repo.spendResetTokens(tx, user.id);
+    await repo.spendVerificationTokens(tx, user.id);
+    return repo.updateUser(tx, user.id, {
+      provider: 'google',
+      googleSub: profile.sub,
+      passwordHash: null,
+      emailVerifiedAt: new Date(),
+      name: profile.name,
+      picture: profile.picture,
+      avatarUrl: null,
+    });
   }
+
+  /**
+   * The account of a Google identity, keyed by `sub`. Its email joins an existing account only
+   * when that account proved the address; an unproven one is taken over; one bound to another
+   * `sub` is refused, never rebound.
+   */
+  async function googleUser(tx: Tx, profile: GoogleProfile): Promise<UserRow> {
+    const bySub = await repo.findUserByGoogleSub(tx, profile.sub);
+    if (bySub) {
+      // Linked before addresses were proven: whoever set its password may not be this person.
+      if (!bySub.emailVerifiedAt) {
+        const locked = await repo.lockUser(tx, bySub.id);
+        if (locked && !locked.emailVerifiedAt) return takeOverUnproven(tx, locked, profile);
+      }
+      return profile.picture && profile.picture !== bySub.picture
+        ? repo.updateUser(tx, bySub.id, { picture: profile.picture })
+        : bySub;
+    }
+    const email = normalizeEmail(profile.email);
+    const byEmail = await repo.lockUserByEmail(tx, email);
+    if (!byEmail) {
+      const created = await repo.insertUser(tx, {
+        email,
+        name: profile.name,
+        picture: profile.picture,
+        provider: 'google',
+        googleSub: profile.sub,
+        emailVerifiedAt: new Date(),
+      });
+      if (!created) throw new ConcurrentGoogleSignIn();
+      return created;
+    }
+    // Bound by a concurrent sign-in of this same identity while we waited for the lock.
+    if (byEmail.googleSub === profile.sub) return byEmail;
+    if (byEmail.googleSub) {
+      throw conflict(
+        'An account with this email is already linked to another Google account. Sign in with that Google account instead.',
+        'GOOGLE_ACCOUNT_CONFLICT',
+      );
+    }
+    if (!byEmail.emailVerifiedAt) return takeOverUnproven(tx, byEmail, profile);
+    return repo.updateUser(tx, byEmail.id, {
+      googleSub: profile.sub,
+      name: byEmail.name ?? profile.name,
+      picture: profile.picture ?? byEmail.picture,
+    });
+  }
+
+  async function signInWithGoogleProfile(profile: GoogleProfile): Promise<SignedIn> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await startSession(await db.transaction((tx) => googleUser(tx, profile)));
+      } catch (error) {
+        const raced = error instanceof ConcurrentGoogleSignIn || repo.isUniqueViolation(error);
+        if (!raced || attempt >= GOOGLE_SIGN_IN_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  const emailAccounts = createEmailAccounts({ db, config, mailer, startSession });
 
   return {
     toPublicUser,
@@ -145,79 +201,16 @@ export function createAccountsService(deps: {
         ? existing.name === name
           ? existing
           : await repo.updateUser(db, existing.id, { name })
-        : await repo.insertUserOrGetByEmail(db, { email, name, provider: 'local' });
+        : await repo.insertUserOrGetByEmail(db, {
+            email,
+            name,
+            provider: 'local',
+            emailVerifiedAt: new Date(),
+          });
       return startSession(user);
     },
 
-    async signUp(input: { email: string; password: string; name?: string | undefined }) {
-      const email = normalizeEmail(input.email);
-      const passwordHash = await hashPassword(input.password);
-      const created = await repo.insertUser(db, {
-        email,
-        name: input.name?.trim() || null,
-        provider: 'email',
-        passwordHash,
-      });
-      if (!created) {
-        throw conflict(
-          'An account with this email already exists. Sign in instead, or reset your password.',
-          'EMAIL_TAKEN',
-        );
-      }
-      return startSession(created);
-    },
-
-    /** One generic error for a wrong email or a wrong password, in the same time. */
-    async signIn(input: { email: string; password: string }): Promise<SignedIn> {
-      const user = await repo.findUserByEmail(db, normalizeEmail(input.email));
-      const ok = user?.passwordHash
-        ? await verifyPassword(input.password, user.passwordHash)
-        : (await verifyPassword(input.password, await DUMMY_HASH_PROMISE), false);
-      if (!user || !ok) throw unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
-      return startSession(user);
-    },
-
-    /** Always resolves the same way; mails a single-use link only when the account exists. */
-    async requestPasswordReset(emailInput: string): Promise<void> {
-      const user = await repo.findUserByEmail(db, normalizeEmail(emailInput));
-      if (!user) return;
-      const token = newToken();
-      await repo.insertResetToken(db, {
-        userId: user.id,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
-      });
-      const link = `${config.publicSiteUrl}/reset-password?token=${token}`;
-      await mailer.send({
-        to: user.email,
-        subject: 'Reset your password',
-        text: [
-          'Someone asked to reset the password of your account.',
-          '',
-          `Choose a new password here (the link works once, for one hour):`,
-          link,
-          '',
-          'If it was not you, ignore this message; your password stays as it is.',
-        ].join('\n'),
-      });
-    },
-
-    /** Sets a new password with a reset token; the token works once and signs out every session. */
-    async confirmPasswordReset(input: { token: string; password: string }): Promise<void> {
-      const passwordHash = await hashPassword(input.password);
-      await db.transaction(async (tx) => {
-        const userId = await repo.consumeResetToken(tx, hashToken(input.token));
-        if (!userId) {
-          throw new AppError(
-            400,
-            'RESET_TOKEN_INVALID',
-            'This reset link is invalid, expired or already used. Ask for a new one.',
-          );
-        }
-        await repo.updateUser(tx, userId, { passwordHash });
-        await repo.revokeAllSessions(tx, userId);
-      });
-    },
+    ...emailAccounts,
 
     async signOut(sessionId: string): Promise<void> {
       await repo.revokeSession(db, sessionId);
@@ -227,7 +220,8 @@ export function createAccountsService(deps: {
      * For the admin sign-in, inside its transaction: the users row an operator's sessions belong
      * to (created on first use; admin/identity.ts), and an admin session on it.
      */
-    findOrCreateUser: (tx: DbOrTx, user: repo.NewUser) => repo.insertUserOrGetByEmail(tx, user),
+    findOrCreateUser: (tx: DbOrTx, user: repo.NewUser) =>
+      repo.insertUserOrGetByEmail(tx, { emailVerifiedAt: new Date(), ...user }),
     openAdminSession: (
       tx: DbOrTx,
       session: { userId: string; tokenHash: string; expiresAt: Date },

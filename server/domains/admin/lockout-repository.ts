@@ -1,6 +1,6 @@
 /**
- * SQL for the admin sign-in lockout: failures counted per key (`user:<name>`, `ip:<address>`)
- * in admin_login_failures, a lock after too many in a row. Every function takes `db | tx` first.
+ * SQL for the admin sign-in lockout: failures counted per key (lockout-policy.ts says which) in
+ * admin_login_failures, a lock after too many in a row. Every function takes `db | tx` first.
  */
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
@@ -27,13 +27,13 @@ export async function activeLock(db: DbOrTx, keys: string[], now: Date): Promise
 /**
  * Counts one failure for each key in one statement per key (two instances failing at once both
  * count). A run of failures restarts at 1 after a lock ran out or after `windowMs` without one;
- * the `max`-th failure in a run locks the key for `windowMs`.
+ * the key's `max`-th failure in a run locks that key for `windowMs`.
  */
 export async function recordFailure(
   db: DbOrTx,
-  keys: string[],
+  keys: Array<{ key: string; max: number }>,
   now: Date,
-  opts: { max: number; windowMs: number },
+  opts: { windowMs: number },
 ): Promise<void> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const windowStart = sql`${new Date(now.getTime() - opts.windowMs).toISOString()}::timestamptz`;
@@ -41,14 +41,14 @@ export async function recordFailure(
   const next = sql`case
     when f.last_failed_at < ${windowStart} or f.locked_until <= ${at} then 1
     else f.failures + 1 end`;
-  for (const key of keys) {
+  for (const { key, max } of keys) {
     await db.execute(sql`
       insert into admin_login_failures as f (key, failures, last_failed_at, locked_until)
-      values (${key}, 1, ${at}, ${opts.max <= 1 ? lockEnd : sql`null`})
+      values (${key}, 1, ${at}, ${max <= 1 ? lockEnd : sql`null`})
       on conflict (key) do update set
         failures = ${next},
         last_failed_at = ${at},
-        locked_until = case when ${next} >= ${opts.max} then ${lockEnd} else null end`);
+        locked_until = case when ${next} >= ${max} then ${lockEnd} else null end`);
   }
   // Old runs are forgotten, so guessed usernames do not pile up.
   await db.execute(sql`

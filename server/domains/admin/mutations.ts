@@ -25,18 +25,20 @@ export async function customerOr404(db: DbOrTx, userId: string, lock = false): P
 
 export function createAdminMutations(deps: {
   db: Db;
-  credits: Pick<CreditsService, 'applyIn' | 'findChange'>;
+  credits: Pick<CreditsService, 'applyIn' | 'applyAdminIn' | 'findChange'>;
 }) {
   const { db, credits } = deps;
 
   return {
     /**
      * Gives (amount > 0) or takes (amount < 0) credits with a reason: one ledger row
-     * (`admin_adjustment`) and one audit row in one transaction. Never takes the balance below zero.
+     * (`admin_adjustment`) and one audit row in one transaction. Never takes the balance below
+     * zero. With an idempotency key, a replay by the same actor for the same user answers the
+     * first result and writes nothing (the key is scoped to both).
      */
     async adjustCredits(
       actor: string,
-      input: { userId: string; amount: number; reason: string },
+      input: { userId: string; amount: number; reason: string; idempotencyKey?: string },
     ): Promise<{ user: AdminUser; transaction: AdminTransaction }> {
       const reason = input.reason.trim();
       if (reason.length < 3) {
@@ -44,15 +46,18 @@ export function createAdminMutations(deps: {
       }
       return db.transaction(async (tx) => {
         await customerOr404(tx, input.userId);
+        const change = {
+          userId: input.userId,
+          amount: input.amount,
+          sourceType: 'admin_adjustment',
+          description: reason,
+        };
+        const key = input.idempotencyKey;
         let applied;
         try {
-          applied = await credits.applyIn(tx, {
-            userId: input.userId,
-            amount: input.amount,
-            sourceType: 'admin_adjustment',
-            sourceId: randomUUID(),
-            description: reason,
-          });
+          applied = key
+            ? await credits.applyAdminIn(tx, { ...change, admin: actor, key })
+            : await credits.applyIn(tx, { ...change, sourceId: randomUUID() });
         } catch (error) {
           if (error instanceof InsufficientCreditsError) {
             throw conflict(ADMIN_MESSAGES.overdraft(error.balance), 'WOULD_OVERDRAW');
@@ -60,12 +65,18 @@ export function createAdminMutations(deps: {
           throw error;
         }
         const transaction = toApiTransaction(applied.transaction);
+        if (applied.duplicate) return { user: await customerOr404(tx, input.userId), transaction };
         await repo.insertAction(tx, {
           admin: actor,
           action: 'credits.adjust',
           targetUserId: input.userId,
           targetId: transaction.id,
-          details: { amount: input.amount, reason, balance_after: transaction.balance_after },
+          details: {
+            amount: input.amount,
+            reason,
+            balance_after: transaction.balance_after,
+            ...(key ? { idempotency_key: key } : {}),
+          },
         });
         return { user: await customerOr404(tx, input.userId), transaction };
       });

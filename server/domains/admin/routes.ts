@@ -133,7 +133,7 @@ export async function adminRoutes(
       },
     },
     async (request) => {
-      await admin.checkStatusPassword(request.query.password);
+      await admin.checkStatusPassword(request.query.password, request.ip);
       return ok(await operations.status());
     },
   );

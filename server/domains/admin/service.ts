@@ -14,16 +14,22 @@ import { ADMIN_CODES, ADMIN_MESSAGES } from '../../../shared/admin.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import { adminUserRow, sameUsername } from './identity.ts';
+import {
+  ADDRESS_LOCKOUT_FAILURES,
+  LOCKOUT_MS,
+  signInKeys,
+  statusKeys,
+  type LockoutKey,
+} from './lockout-policy.ts';
 import * as lockout from './lockout-repository.ts';
 import { createAdminMutations, customerOr404 } from './mutations.ts';
 import * as repo from './repository.ts';
 
 /** Admin sessions end 12 hours after sign-in, whatever SESSION_TTL_DAYS says. */
 export const ADMIN_SESSION_MS = 12 * 60 * 60 * 1000;
-/** Failures in a row (per username and per address) that lock the sign-in… */
-export const LOCKOUT_FAILURES = 5;
-/** …for this long. */
-export const LOCKOUT_MS = 15 * 60 * 1000;
+export { LOCKOUT_MS } from './lockout-policy.ts';
+/** Failures in a row from one address that lock that address (lockout-policy.ts). */
+export const LOCKOUT_FAILURES = ADDRESS_LOCKOUT_FAILURES;
 
 interface Logger {
   info(obj: object, msg?: string): void;
@@ -41,11 +47,25 @@ export function createAdminService(deps: {
   const now = deps.now ?? (() => new Date());
   const mutations = createAdminMutations({ db, credits });
 
+  /** 429 with the minutes left while any of `keys` is locked; `onLocked` runs first. */
+  async function refuseWhileLocked(keys: LockoutKey[], at: Date, onLocked?: () => void) {
+    const lockedUntil = await lockout.activeLock(
+      db,
+      keys.map((k) => k.key),
+      at,
+    );
+    if (!lockedUntil) return;
+    onLocked?.();
+    const minutes = Math.max(1, Math.ceil((lockedUntil.getTime() - at.getTime()) / 60_000));
+    throw new AppError(429, ADMIN_CODES.locked, ADMIN_MESSAGES.locked(minutes));
+  }
+
   return {
     /**
      * The operator's sign-in. The same work happens whatever is wrong: the username comparison
      * is constant-time and the password's scrypt check always runs, so the answer time does
-     * not tell whether the username exists. Failures count per username and per address.
+     * not tell whether the username exists. Failures count per address and per username
+     * (lockout-policy.ts).
      */
     async signIn(
       input: { username: string; password: string; ip: string },
@@ -56,24 +76,23 @@ export function createAdminService(deps: {
         throw new AppError(404, ADMIN_CODES.notConfigured, ADMIN_MESSAGES.notConfigured);
       }
       const at = now();
-      const keys = [`user:${input.username}`, `ip:${input.ip}`];
-      const lockedUntil = await lockout.activeLock(db, keys, at);
-      if (lockedUntil) {
-        log.warn({ username: input.username, ip: input.ip }, 'admin sign-in refused: locked');
-        const minutes = Math.max(1, Math.ceil((lockedUntil.getTime() - at.getTime()) / 60_000));
-        throw new AppError(429, ADMIN_CODES.locked, ADMIN_MESSAGES.locked(minutes));
-      }
+      const keys = signInKeys(input.username, input.ip);
+      await refuseWhileLocked(keys, at, () =>
+        log.warn({ username: input.username, ip: input.ip }, 'admin sign-in refused: locked'),
+      );
       const usernameOk = sameUsername(input.username, admin.username);
       const passwordOk = await verifyPassword(input.password, admin.passwordHash);
       if (!usernameOk || !passwordOk) {
-        await lockout.recordFailure(db, keys, at, { max: LOCKOUT_FAILURES, windowMs: LOCKOUT_MS });
+        await lockout.recordFailure(db, keys, at, { windowMs: LOCKOUT_MS });
         log.warn({ username: input.username, ip: input.ip }, 'admin sign-in failed');
         throw new AppError(401, ADMIN_CODES.invalidCredentials, ADMIN_MESSAGES.invalidCredentials);
       }
       const token = newToken();
       const expiresAt = new Date(at.getTime() + ADMIN_SESSION_MS);
       await db.transaction(async (tx) => {
-        await lockout.clearFailures(tx, keys);
+        // The address's run ends; the username's does not, or one success would reset the
+        // ceiling on a run spread over many addresses.
+        await lockout.clearFailures(tx, [keys[0]!.key]);
         const row = await adminUserRow(accounts, tx, admin.username);
         await accounts.openAdminSession(tx, {
           userId: row.id,
@@ -85,13 +104,21 @@ export function createAdminService(deps: {
       return { token, admin: { username: admin.username }, expiresAt: expiresAt.toISOString() };
     },
 
-    /** `GET /api/admin/status`: ADMIN_STATUS_PASSWORD (or the admin password) in the query. */
-    async checkStatusPassword(password: string | undefined): Promise<void> {
-      if (!config.statusPasswordHash) {
-        throw new AppError(404, ADMIN_CODES.notConfigured, ADMIN_MESSAGES.notConfigured);
-      }
-      const ok = await verifyPassword(password ?? '', config.statusPasswordHash);
+    /**
+     * `GET /api/admin/status`: ADMIN_STATUS_PASSWORD (or the admin password) in the query. It is
+     * a password check like the sign-in, so it counts failures and honours the same locks: a
+     * locked address gets the same answer whether the password is right or wrong.
+     */
+    async checkStatusPassword(password: string | undefined, ip: string): Promise<void> {
+      const hash = config.statusPasswordHash;
+      if (!hash) throw new AppError(404, ADMIN_CODES.notConfigured, ADMIN_MESSAGES.notConfigured);
+      const at = now();
+      const sharesAdminPassword = config.admin !== null && hash === config.admin.passwordHash;
+      const keys = statusKeys(ip, sharesAdminPassword ? config.admin!.username : null);
+      await refuseWhileLocked(keys, at);
+      const ok = await verifyPassword(password ?? '', hash);
       if (!ok || !password) {
+        await lockout.recordFailure(db, keys, at, { windowMs: LOCKOUT_MS });
         throw new AppError(
           401,
           'INVALID_STATUS_PASSWORD',

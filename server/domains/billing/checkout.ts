@@ -7,19 +7,27 @@ import { AppError, badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { CheckoutSessionRow, UserRow } from '../../db/schema.ts';
 import type { PaymentRequest } from '../../contracts/billing.ts';
 import { BILLING_MESSAGES, CURRENCY, toCents } from '../../../shared/billing.ts';
+import { createCheckoutGuard } from './checkout-guard.ts';
 import type { BillingContext } from './context.ts';
+import type { DuplicateSettlement } from './duplicates.ts';
 import type { Fulfillment } from './fulfillment.ts';
 import { priceRequest } from './pricing.ts';
 import { localPayment } from './providers/local-checkout.ts';
 import * as repo from './repository.ts';
+import { checkoutReturnUrls } from './return-urls.ts';
+
+const alreadySubscribed = () => conflict(BILLING_MESSAGES.alreadySubscribed, 'SUBSCRIPTION_ACTIVE');
 
 export function createCheckouts(
-  { db, provider, log }: BillingContext,
-  { fulfillCheckout }: Pick<Fulfillment, 'fulfillCheckout'>,
+  context: BillingContext,
+  deps: Pick<Fulfillment, 'fulfillCheckout'> & DuplicateSettlement,
 ) {
+  const { db, provider, log } = context;
+  const { fulfillCheckout, settleDuplicateSubscriptions } = deps;
+  const guard = createCheckoutGuard(context, deps);
   return {
     /** Spec 7 "create-payment-intent": a hosted checkout for a plan or a pack. */
-    async createCheckout(user: UserRow, request: PaymentRequest, allowedOrigins: string[]) {
+    async createCheckout(user: UserRow, request: PaymentRequest, publicSiteUrl: string) {
       const item = priceRequest(request);
       if (request.amount !== undefined && toCents(request.amount) !== toCents(item.price)) {
         throw badRequest(
@@ -27,23 +35,10 @@ export function createCheckouts(
           'AMOUNT_MISMATCH',
         );
       }
-      for (const [name, url] of [
-        ['success_url', request.success_url],
-        ['cancel_url', request.cancel_url],
-      ] as const) {
-        let origin: string;
-        try {
-          origin = new URL(url).origin;
-        } catch {
-          throw badRequest(`'${name}' must be an absolute URL of this site.`, 'INVALID_RETURN_URL');
-        }
-        if (!allowedOrigins.includes(origin)) {
-          throw badRequest(`'${name}' must be a page of this site.`, 'INVALID_RETURN_URL');
-        }
-      }
-      if (item.kind === 'subscription' && (await repo.findActiveSubscription(db, user.id))) {
-        throw conflict(BILLING_MESSAGES.alreadySubscribed, 'SUBSCRIPTION_ACTIVE');
-      }
+      // Built from PUBLIC_SITE_URL, never from the request's Host (issue 16, finding 7).
+      const returnUrls = checkoutReturnUrls(request, publicSiteUrl);
+      // One subscription per user (issue 16, finding 2): see checkout-guard.ts.
+      if (item.kind === 'subscription') await guard.clearWayForSubscription(user.id);
       // What the provider is asked for is what our row records.
       const order = {
         userId: user.id,
@@ -53,15 +48,15 @@ export function createCheckouts(
         amountCents: toCents(item.price),
         currency: CURRENCY,
         credits: item.credits,
-        successUrl: request.success_url,
-        cancelUrl: request.cancel_url,
+        ...returnUrls,
       };
       const session = await provider.createSession({
         ...order,
         email: user.email,
         itemName: item.itemName,
+        customerId: await guard.customerFor(user),
       });
-      await repo.insertCheckout(db, { ...order, id: session.id, provider: provider.name });
+      await guard.recordCheckout(order, session);
       log.info({ sessionId: session.id, userId: user.id, item: item.itemId }, 'checkout created');
       return { sessionId: session.id, url: session.url };
     },
@@ -76,46 +71,67 @@ export function createCheckouts(
         const state = await provider.retrieveSession(sessionId);
         if (state.status === 'paid') {
           checkout = (await db.transaction((tx) => fulfillCheckout(tx, state.paid))) ?? checkout;
+          await settleDuplicateSubscriptions();
         } else if (state.status === 'expired') {
-          await repo.updateCheckout(db, sessionId, { status: 'expired' });
+          await repo.closeOpenCheckout(db, sessionId, 'expired');
           checkout = { ...checkout, status: 'expired' };
         }
       }
       return { sessionId, status: checkout.status, type: checkout.kind, credits: checkout.credits };
     },
 
-    /** The local checkout's Pay button: the same fulfillment as Stripe's webhook. */
+    /**
+     * The local checkout's Pay button: the same fulfillment as Stripe's webhook, under the
+     * user's billing lock, so of several subscription checkouts paid at once one starts the
+     * subscription and the others answer 409 (the unique index backs this up: never a 500).
+     */
     async payLocalCheckout(sessionId: string): Promise<CheckoutSessionRow> {
-      return db.transaction(async (tx) => {
-        const checkout = await repo.findCheckout(tx, sessionId, { forUpdate: true });
-        if (!checkout || checkout.provider !== 'local')
-          throw notFound('This checkout does not exist.', 'CHECKOUT_NOT_FOUND');
-        if (checkout.status === 'canceled') {
-          throw new AppError(
-            409,
-            'CHECKOUT_CANCELED',
-            'This checkout was cancelled. Start a new purchase from the pricing page.',
+      const found = await repo.findCheckout(db, sessionId);
+      if (!found || found.provider !== 'local')
+        throw notFound('This checkout does not exist.', 'CHECKOUT_NOT_FOUND');
+      try {
+        return await db.transaction(async (tx) => {
+          await repo.lockUserBilling(tx, found.userId);
+          const checkout = (await repo.findCheckout(tx, sessionId, { forUpdate: true })) ?? found;
+          if (checkout.status === 'canceled' || checkout.status === 'expired') {
+            throw new AppError(
+              409,
+              'CHECKOUT_CANCELED',
+              `This checkout was ${checkout.status === 'canceled' ? 'cancelled' : 'closed'}. Start a new purchase from the pricing page.`,
+            );
+          }
+          if (checkout.status === 'paid') return checkout; // paying twice grants once
+          if (checkout.kind === 'subscription') {
+            if (await repo.findActiveSubscription(tx, checkout.userId)) throw alreadySubscribed();
+          }
+          const fulfilled = await fulfillCheckout(
+            tx,
+            localPayment(checkout.id, checkout.kind, checkout.billingCycle),
           );
-        }
-        if (checkout.status === 'paid') return checkout; // paying twice grants once
-        if (checkout.kind === 'subscription') {
-          const active = await repo.findActiveSubscription(tx, checkout.userId);
-          if (active) throw conflict(BILLING_MESSAGES.alreadySubscribed, 'SUBSCRIPTION_ACTIVE');
-        }
-        const fulfilled = await fulfillCheckout(
-          tx,
-          localPayment(checkout.id, checkout.kind, checkout.billingCycle),
-        );
-        return fulfilled ?? checkout;
-      });
+          return fulfilled ?? checkout;
+        });
+      } catch (error) {
+        if (repo.isSecondActiveSubscription(error)) throw alreadySubscribed();
+        throw error;
+      }
     },
 
+    /** The local checkout's Cancel button; a checkout paid first stays paid (409). */
     async cancelLocalCheckout(sessionId: string): Promise<CheckoutSessionRow> {
       const checkout = await repo.findCheckout(db, sessionId);
       if (!checkout || checkout.provider !== 'local')
         throw notFound('This checkout does not exist.', 'CHECKOUT_NOT_FOUND');
-      if (checkout.status === 'open')
-        await repo.updateCheckout(db, sessionId, { status: 'canceled' });
+      // Only an open checkout turns canceled: a Pay that won the race keeps its payment.
+      if (!(await repo.closeOpenCheckout(db, sessionId, 'canceled'))) {
+        const now = await repo.findCheckout(db, sessionId);
+        if (now?.status === 'paid') {
+          throw new AppError(
+            409,
+            'CHECKOUT_PAID',
+            'This checkout is already paid, so there is nothing to cancel. Your purchase is in your account.',
+          );
+        }
+      }
       return checkout;
     },
 

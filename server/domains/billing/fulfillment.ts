@@ -1,13 +1,13 @@
 /**
  * What a payment grants, run inside the caller's transaction: the one fulfillment function (run
  * by Stripe's webhook, by the success-page check and by the local checkout), a plan period's
- * credits, a subscription's saved state, and a refunded pack's credits taken back. Every grant is
- * keyed by its source, so running any of these again changes nothing.
+ * credits and a subscription's saved state (refunds: refunds.ts). Every grant is keyed by its
+ * source, so running any of these again changes nothing.
  */
 import type { Tx } from '../../core/db.ts';
 import type { CheckoutSessionRow, SubscriptionRow } from '../../db/schema.ts';
 import { findPack, findPlan, type BillingCycle, type Plan } from '../../../shared/billing.ts';
-import { applyCreditChange, takeBackCredits } from '../credits/service.ts';
+import { applyCreditChange } from '../credits/service.ts';
 import type { BillingContext } from './context.ts';
 import type { PaidCheckout, ProviderSubscription } from './providers/types.ts';
 import * as repo from './repository.ts';
@@ -32,23 +32,56 @@ export function createFulfillment({ provider, log }: Pick<BillingContext, 'provi
     });
   }
 
+  /**
+   * Saves a subscription as the provider reports it, under the user's billing lock. One that
+   * becomes active while the user has another active one is a duplicate (issue 16, finding 2):
+   * it is stored canceled (the database allows one active subscription per user) and queued to
+   * be cancelled and refunded at the provider after the commit (duplicates.ts); `duplicate`
+   * tells the caller to grant nothing for it. The subscription the user had stays.
+   */
   async function saveSubscription(
     tx: Tx,
     sub: ProviderSubscription,
     owner: { userId: string; planId: string; billingCycle: BillingCycle },
-  ): Promise<SubscriptionRow> {
-    return repo.upsertSubscription(tx, {
+  ): Promise<{ row: SubscriptionRow; duplicate: boolean }> {
+    await repo.lockUserBilling(tx, owner.userId);
+    let duplicate = await repo.isDuplicateSubscription(tx, sub.id);
+    if (!duplicate && repo.ACTIVE_STATUSES.includes(sub.status)) {
+      // Only a subscription turning active can collide: an active row is the one kept, and a
+      // canceled one stays canceled (upsertSubscription).
+      const existing = await repo.findSubscription(tx, sub.id);
+      const activating =
+        !existing ||
+        (existing.status !== 'canceled' && !repo.ACTIVE_STATUSES.includes(existing.status));
+      const kept = activating
+        ? await repo.findOtherActiveSubscription(tx, owner.userId, sub.id)
+        : null;
+      if (kept) {
+        duplicate = true;
+        await repo.insertDuplicateSubscription(tx, {
+          subscriptionId: sub.id,
+          provider: provider.name,
+          keptSubscriptionId: kept.id,
+        });
+        log.warn(
+          { subscriptionId: sub.id, keptSubscriptionId: kept.id, userId: owner.userId },
+          'second active subscription: stored canceled, to be cancelled and refunded',
+        );
+      }
+    }
+    const row = await repo.upsertSubscription(tx, {
       id: sub.id,
       provider: provider.name,
       userId: owner.userId,
       planId: owner.planId,
       billingCycle: owner.billingCycle,
-      status: sub.status,
+      status: duplicate ? 'canceled' : sub.status,
       currentPeriodStart: sub.periodStart,
       currentPeriodEnd: sub.periodEnd,
       cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
-      canceledAt: sub.canceledAt,
+      canceledAt: duplicate ? (sub.canceledAt ?? new Date()) : sub.canceledAt,
     });
+    return { row, duplicate };
   }
 
   /**
@@ -56,11 +89,14 @@ export function createFulfillment({ provider, log }: Pick<BillingContext, 'provi
    * subscription and grants the first period. Safe to run any number of times.
    */
   async function fulfillCheckout(tx: Tx, paid: PaidCheckout): Promise<CheckoutSessionRow | null> {
-    const checkout = await repo.findCheckout(tx, paid.sessionId, { forUpdate: true });
-    if (!checkout) {
+    const found = await repo.findCheckout(tx, paid.sessionId);
+    if (!found) {
       log.warn({ sessionId: paid.sessionId }, 'paid checkout session is not one of ours; ignored');
       return null;
     }
+    // The user's billing lock before the row lock: the order every billing write takes them in.
+    await repo.lockUserBilling(tx, found.userId);
+    const checkout = (await repo.findCheckout(tx, paid.sessionId, { forUpdate: true })) ?? found;
     if (checkout.kind === 'credits') {
       const pack = findPack(checkout.itemId);
       await applyCreditChange(tx, {
@@ -74,11 +110,21 @@ export function createFulfillment({ provider, log }: Pick<BillingContext, 'provi
       const plan = findPlan(checkout.itemId);
       if (!plan) throw new Error(`checkout ${checkout.id} names unknown plan ${checkout.itemId}`);
       if (paid.subscription) {
-        await saveSubscription(tx, paid.subscription, {
+        const { duplicate } = await saveSubscription(tx, paid.subscription, {
           userId: checkout.userId,
           planId: plan.id,
           billingCycle: checkout.billingCycle ?? 'monthly',
         });
+        if (duplicate) {
+          // Paid at the provider but refunded after the commit: not a completed purchase.
+          await repo.updateCheckout(tx, checkout.id, {
+            status: 'canceled',
+            completedAt: checkout.completedAt ?? new Date(),
+            paymentIntentId: paid.paymentIntentId ?? checkout.paymentIntentId,
+            subscriptionId: paid.subscription.id,
+          });
+          return { ...checkout, status: 'canceled' };
+        }
       }
       // Keyed by the first invoice when there is one, so its invoice.paid event grants nothing more.
       await grantPlanCredits(
@@ -106,45 +152,6 @@ export function createFulfillment({ provider, log }: Pick<BillingContext, 'provi
     fulfillCheckout,
     saveSubscription,
     grantPlanCredits,
-
-    /** Takes back the credits of a refunded pack, never below zero; records what could not be taken. */
-    async applyRefund(
-      tx: Tx,
-      refund: {
-        chargeId: string;
-        paymentIntentId: string;
-        amountCents: number;
-        refundedCents: number;
-      },
-    ) {
-      const checkout = await repo.findCheckoutByPaymentIntent(tx, refund.paymentIntentId);
-      if (!checkout || checkout.kind !== 'credits') return false;
-      const share = Math.min(1, refund.refundedCents / Math.max(1, refund.amountCents));
-      const due =
-        Math.round(checkout.credits * share) -
-        checkout.creditsRefunded -
-        checkout.creditsUnrecovered;
-      if (due <= 0) return true;
-      const { taken, duplicate } = await takeBackCredits(tx, {
-        userId: checkout.userId,
-        amount: due,
-        sourceType: 'stripe_refund',
-        sourceId: `${refund.chargeId}:${refund.refundedCents}`,
-        description: `Refund of the ${findPack(checkout.itemId)?.name ?? checkout.itemId} pack`,
-      });
-      if (duplicate) return true;
-      await repo.updateCheckout(tx, checkout.id, {
-        creditsRefunded: checkout.creditsRefunded + taken,
-        creditsUnrecovered: checkout.creditsUnrecovered + (due - taken),
-      });
-      if (taken < due) {
-        log.warn(
-          { checkoutId: checkout.id, due, taken },
-          'refund: credits already spent could not be taken back',
-        );
-      }
-      return true;
-    },
   };
 }
 

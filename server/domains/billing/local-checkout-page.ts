@@ -1,10 +1,12 @@
 /**
  * The local checkout page (local mode only): the order and two plain forms, Pay and Cancel, that
- * work without JavaScript. It stands in for Stripe's hosted page.
+ * work without JavaScript. It stands in for Stripe's hosted page. Each form carries the
+ * checkout's form token (local-checkout-guard.ts); a refused post gets the refusal page.
  */
 import site from '../../../content/site.json' with { type: 'json' };
 import { findPack, findPlan } from '../../../shared/billing.ts';
 import type { CheckoutSessionRow } from '../../db/schema.ts';
+import { LOCAL_CHECKOUT_TOKEN_FIELD } from './local-checkout-guard.ts';
 
 const escape = (s: string) =>
   s.replace(
@@ -12,7 +14,12 @@ const escape = (s: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
-export function renderLocalCheckoutPage(checkout: CheckoutSessionRow, email: string): string {
+/** The checkout page of `checkout`, whose forms post `formToken`. */
+export function renderLocalCheckoutPage(
+  checkout: CheckoutSessionRow,
+  email: string,
+  formToken: string,
+): string {
   const price = `$${(checkout.amountCents / 100).toFixed(2)}`;
   const name =
     checkout.kind === 'subscription'
@@ -28,13 +35,33 @@ export function renderLocalCheckoutPage(checkout: CheckoutSessionRow, email: str
     checkout.kind === 'subscription'
       ? `${checkout.credits.toLocaleString('en-US')} credits every month, renews until you cancel`
       : `${checkout.credits.toLocaleString('en-US')} credits, never expire`;
+  const token = `<input type="hidden" name="${LOCAL_CHECKOUT_TOKEN_FIELD}" value="${escape(formToken)}">`;
   const state =
     checkout.status === 'open'
-      ? `<form method="post" action="/checkout/local/${escape(checkout.id)}/pay"><button class="pay" type="submit">Pay ${price}</button></form>
-         <form method="post" action="/checkout/local/${escape(checkout.id)}/cancel"><button class="cancel" type="submit">Cancel and go back</button></form>`
+      ? `<form method="post" action="/checkout/local/${escape(checkout.id)}/pay">${token}<button class="pay" type="submit">Pay ${price}</button></form>
+         <form method="post" action="/checkout/local/${escape(checkout.id)}/cancel">${token}<button class="cancel" type="submit">Cancel and go back</button></form>`
       : checkout.status === 'paid'
         ? `<p class="note">This order is already paid.</p><a class="pay" href="${escape(checkout.successUrl.replace('{CHECKOUT_SESSION_ID}', checkout.id))}">Continue</a>`
         : `<p class="note">This checkout was cancelled.</p><a class="cancel" href="/pricing">Back to pricing</a>`;
+  return page(`<span class="badge">Local test checkout: no real payment</span>
+<h1>${escape(name)}</h1>
+<p class="note">${escape(what)}</p>
+<dl><dt>Account</dt><dd>${escape(email)}</dd><dt>Total</dt><dd class="total">${price}${period}</dd></dl>
+${state}`);
+}
+
+/**
+ * What a refused Pay or Cancel post answers (403): nothing was paid or cancelled, and the way
+ * back is a new checkout from the pricing page at `pricingUrl` (PUBLIC_SITE_URL's).
+ */
+export function renderLocalCheckoutRefusal(pricingUrl: string): string {
+  return page(`<span class="badge">Local test checkout: no real payment</span>
+<h1>This checkout could not be confirmed</h1>
+<p class="note">The request did not come from this site's checkout page, so nothing was paid or cancelled. Start again from the pricing page.</p>
+<a class="pay" href="${escape(pricingUrl)}">Go to the pricing page</a>`);
+}
+
+function page(main: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>Checkout · ${escape(site.brand)}</title>
@@ -49,10 +76,6 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:20px 0}dt{col
 :focus-visible{outline:3px solid #b7adff;outline-offset:2px}.note{color:#9fb0c3;font-size:.9rem}
 </style></head>
 <body><main>
-<span class="badge">Local test checkout: no real payment</span>
-<h1>${escape(name)}</h1>
-<p class="note">${escape(what)}</p>
-<dl><dt>Account</dt><dd>${escape(email)}</dd><dt>Total</dt><dd class="total">${price}${period}</dd></dl>
-${state}
+${main}
 </main></body></html>`;
 }

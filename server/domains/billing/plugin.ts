@@ -1,6 +1,7 @@
 /**
  * The billing domain in the app: checkout through Stripe when it is configured (the local
- * checkout otherwise), Stripe's webhook, subscriptions, and the hourly scheduled grants.
+ * checkout otherwise), Stripe's webhook, subscriptions, the hourly scheduled grants and the
+ * sweep that settles duplicate subscriptions at the provider.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -50,6 +51,12 @@ export const billingPlugin = fp(
         everyMs: 60 * 60 * 1000,
         run: () => billing.runScheduledGrants(),
         failure: 'scheduled grants failed',
+      });
+      // Duplicate subscriptions whose cancel or refund failed after their commit (duplicates.ts).
+      scheduleRepeating(app, {
+        everyMs: 5 * 60 * 1000,
+        run: () => billing.settleDuplicateSubscriptions(),
+        failure: 'duplicate subscription sweep failed',
       });
     }
   },

@@ -1,5 +1,5 @@
 /** HTTP for billing: checkout, subscription status and cancel, Stripe webhook, local checkout. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
@@ -15,7 +15,8 @@ import {
 } from '../../contracts/billing.ts';
 import { BILLING_MESSAGES } from '../../../shared/billing.ts';
 import type { UserRow } from '../../db/schema.ts';
-import { renderLocalCheckoutPage } from './local-checkout-page.ts';
+import { createLocalCheckoutGuard } from './local-checkout-guard.ts';
+import { renderLocalCheckoutPage, renderLocalCheckoutRefusal } from './local-checkout-page.ts';
 import type { BillingService } from './service.ts';
 
 const errors = {
@@ -28,11 +29,6 @@ const errors = {
 const SessionParams = Type.Object({
   sessionId: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_]+$' }),
 });
-
-/** Origins a checkout may return to: the configured public site and the origin the buyer used. */
-function allowedOrigins(config: Config, request: FastifyRequest): string[] {
-  return [new URL(config.publicSiteUrl).origin, `${request.protocol}://${request.host}`];
-}
 
 export async function billingRoutes(
   fastify: FastifyInstance,
@@ -64,7 +60,7 @@ export async function billingRoutes(
       const session = await billing.createCheckout(
         currentUser(request),
         request.body,
-        allowedOrigins(config, request),
+        config.publicSiteUrl,
       );
       return { success: true as const, url: session.url, sessionId: session.sessionId };
     },
@@ -149,13 +145,28 @@ export async function billingRoutes(
   }
 
   if (config.localMode && !config.stripe) {
+    const guard = createLocalCheckoutGuard(config.publicSiteUrl);
     await app.register(async (scope) => {
-      // The local checkout's forms post url-encoded bodies we do not need to read.
+      // The local checkout's forms post one small url-encoded field: the page's form token.
       scope.addContentTypeParser(
         'application/x-www-form-urlencoded',
-        { parseAs: 'string' },
-        (_req, _body, done) => done(null, {}),
+        { parseAs: 'string', bodyLimit: 4096 },
+        (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
       );
+      // Pay and Cancel count only when posted by the checkout page itself (issue 16, finding 15).
+      scope.addHook('preHandler', async (request, reply) => {
+        if (request.method !== 'POST') return;
+        const { sessionId } = request.params as { sessionId: string };
+        const form = typeof request.body === 'object' && request.body ? request.body : {};
+        const reason = guard.refusal(sessionId, request.headers, form as Record<string, string>);
+        if (!reason) return;
+        request.log.warn({ sessionId, reason }, 'local checkout post refused');
+        return reply
+          .code(403)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(renderLocalCheckoutRefusal(`${config.publicSiteUrl}/pricing`));
+      });
       scope.get(
         '/checkout/local/:sessionId',
         // The unguessable session id is the buyer's key to their own local checkout.
@@ -168,7 +179,9 @@ export async function billingRoutes(
           return reply
             .type('text/html; charset=utf-8')
             .header('cache-control', 'no-store')
-            .send(renderLocalCheckoutPage(checkout, owner?.email ?? ''));
+            .send(
+              renderLocalCheckoutPage(checkout, owner?.email ?? '', guard.tokenFor(checkout.id)),
+            );
         },
       );
       scope.post(

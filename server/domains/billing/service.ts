@@ -1,14 +1,18 @@
 /**
- * Billing: checkouts (checkout.ts), what a payment grants (fulfillment.ts, shared with Stripe's
- * webhook) and subscriptions (subscriptions.ts), as one service. Amounts and credits come from
+ * Billing: checkouts (checkout.ts, checkout-guard.ts), what a payment grants (fulfillment.ts,
+ * shared with Stripe's webhook), duplicate subscriptions settled at the provider (duplicates.ts)
+ * and subscriptions (subscriptions.ts), as one service. Amounts and credits come from
  * content/plans.json by id (pricing.ts); a client-sent amount is only compared, never trusted.
  */
 import type { Config } from '../../config.ts';
 import type { Db } from '../../core/db.ts';
 import { createCheckouts } from './checkout.ts';
+import { createDisputes } from './disputes.ts';
+import { createDuplicateSettlement } from './duplicates.ts';
 import { createFulfillment } from './fulfillment.ts';
 import type { Logger } from './context.ts';
 import type { CheckoutProvider } from './providers/types.ts';
+import { createRefunds } from './refunds.ts';
 import { createSubscriptions } from './subscriptions.ts';
 
 export function createBillingService(deps: {
@@ -19,10 +23,14 @@ export function createBillingService(deps: {
 }) {
   const context = { db: deps.db, provider: deps.provider, log: deps.log };
   const fulfillment = createFulfillment(context);
+  const settlement = createDuplicateSettlement(context);
   return {
     ...fulfillment,
-    ...createCheckouts(context, fulfillment),
+    ...settlement,
+    ...createCheckouts(context, { ...fulfillment, ...settlement }),
     ...createSubscriptions(context, fulfillment),
+    ...createRefunds(context),
+    ...createDisputes(context),
   };
 }
 

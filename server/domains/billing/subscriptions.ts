@@ -6,9 +6,9 @@ import { notFound } from '../../core/errors.ts';
 import type { SubscriptionRow } from '../../db/schema.ts';
 import type { SubscriptionInfo } from '../../contracts/billing.ts';
 import { findPlan } from '../../../shared/billing.ts';
-import { applyCreditChange } from '../credits/service.ts';
 import type { BillingContext } from './context.ts';
 import type { Fulfillment } from './fulfillment.ts';
+import { grantYearlyMonth } from './paid-invoices.ts';
 import { addCycle } from './providers/local-checkout.ts';
 import * as repo from './repository.ts';
 
@@ -39,7 +39,11 @@ export function createSubscriptions(
       const active = await repo.findActiveSubscription(db, userId);
       if (!active) throw notFound('You have no active subscription to cancel.', 'NO_SUBSCRIPTION');
       await provider.cancelSubscription(active.id);
-      await repo.markSubscriptionCanceled(db, active.id);
+      // Under the user's billing lock: a checkout paid at this moment sees it active or canceled.
+      await db.transaction(async (tx) => {
+        await repo.lockUserBilling(tx, userId);
+        await repo.markSubscriptionCanceled(tx, active.id);
+      });
       log.info({ subscriptionId: active.id, userId }, 'subscription canceled');
       return {
         message:
@@ -75,24 +79,16 @@ export function createSubscriptions(
           start = end;
         }
       }
+      // Past-due subscriptions are left out until paid; a disputed or refunded year grants
+      // nothing or less (paid-invoices.ts).
       for (const sub of await repo.activeYearlySubscriptions(db)) {
         const plan = findPlan(sub.planId);
         if (!plan) continue;
-        const startEpoch = Math.floor(sub.currentPeriodStart.getTime() / 1000);
         for (let month = 1; month < 12; month++) {
           const due = new Date(sub.currentPeriodStart);
           due.setUTCMonth(due.getUTCMonth() + month);
           if (due > now) break;
-          await db.transaction(async (tx) => {
-            const applied = await applyCreditChange(tx, {
-              userId: sub.userId,
-              amount: plan.credits,
-              sourceType: 'subscription_month',
-              sourceId: `${sub.id}:${startEpoch}:${month}`,
-              description: `${plan.name} plan (yearly): ${plan.credits} credits for month ${month + 1}`,
-            });
-            if (!applied.duplicate) granted += 1;
-          });
+          if (await db.transaction((tx) => grantYearlyMonth(tx, sub, plan, month))) granted += 1;
         }
       }
       return granted;

@@ -4,11 +4,14 @@
  * transaction as its effect: a replay finds the id and changes nothing. Events may arrive in any
  * order; each carries enough (metadata, ids) to reach the right end state alone. Each handled
  * type has its own small function below (`handlers`); other types are stored and acknowledged.
+ * Refunds and disputes of a payment find what it granted through refunds.ts and disputes.ts.
  */
 import type { Db, Tx } from '../../core/db.ts';
 import { badRequest } from '../../core/errors.ts';
 import { findPlan, type BillingCycle } from '../../../shared/billing.ts';
 import type { Logger } from './context.ts';
+import { recordInvoicePayment } from './paid-invoices.ts';
+import * as payments from './payments-repository.ts';
 import type { EventOf, HandledEvent, HandledEventType } from './providers/stripe-events.ts';
 import type { StripeProvider } from './providers/stripe.ts';
 import * as repo from './repository.ts';
@@ -66,7 +69,7 @@ export function createStripeWebhookHandler(deps: {
     }
     const start = invoice.periodStart ?? new Date();
     const end = invoice.periodEnd ?? start;
-    await billing.saveSubscription(
+    const { duplicate } = await billing.saveSubscription(
       tx,
       {
         id: subscriptionId,
@@ -79,6 +82,8 @@ export function createStripeWebhookHandler(deps: {
       },
       owner,
     );
+    // A second active subscription grants nothing; it is cancelled and refunded after the commit.
+    if (duplicate) return;
     await billing.grantPlanCredits(
       tx,
       owner.userId,
@@ -105,21 +110,76 @@ export function createStripeWebhookHandler(deps: {
     await billing.saveSubscription(tx, { ...sub, status }, owner);
   }
 
-  /** A refunded pack takes its credits back (never below zero). */
+  /**
+   * Records the payment behind a paid subscription invoice (after grantInvoicePeriod saved the
+   * subscription and granted the period), so a refund or dispute of it finds its credits.
+   */
+  async function recordPaidInvoice(tx: Tx, event: EventOf<'invoice.paid'>) {
+    const { invoice } = event;
+    if (!invoice.payment || !invoice.subscriptionId) return;
+    const sub = await repo.findSubscription(tx, invoice.subscriptionId);
+    const plan = sub && findPlan(sub.planId);
+    if (!sub || !plan) return;
+    await recordInvoicePayment(
+      tx,
+      {
+        invoiceId: invoice.id,
+        subscriptionId: sub.id,
+        userId: sub.userId,
+        ...invoice.payment,
+        amountCents: invoice.amountPaidCents,
+        periodStart: invoice.periodStart ?? sub.currentPeriodStart,
+      },
+      plan,
+    );
+  }
+
+  /**
+   * A declined invoice: the subscription is past due (still active for the spec, but a yearly
+   * plan's monthly credits wait until it is paid). A notice for an invoice since paid is stale.
+   */
+  async function markPastDue(tx: Tx, event: EventOf<'invoice.payment_failed'>) {
+    const { invoice } = event;
+    if (!invoice.subscriptionId) return;
+    if (await payments.markSubscriptionPastDue(tx, invoice.subscriptionId, invoice.id)) {
+      log.info(
+        { subscriptionId: invoice.subscriptionId, invoiceId: invoice.id },
+        'subscription past due',
+      );
+    }
+  }
+
+  /** A session that ended unpaid: expired, or its delayed payment failed. Nothing is granted. */
+  async function endUnpaidCheckout(
+    tx: Tx,
+    event: EventOf<'checkout.session.expired' | 'checkout.session.async_payment_failed'>,
+  ) {
+    const status = event.type === 'checkout.session.expired' ? 'expired' : 'failed';
+    await payments.closeOpenCheckout(tx, event.sessionId, status);
+  }
+
+  /** A refunded pack or subscription invoice takes its credits back (never below zero). */
   async function takeBackRefund(tx: Tx, event: EventOf<'charge.refunded'>) {
     const { chargeId, paymentIntentId, amountCents, refundedCents } = event.refund;
-    if (!paymentIntentId) return;
     await billing.applyRefund(tx, { chargeId, paymentIntentId, amountCents, refundedCents });
   }
 
   const handlers: Handlers = {
     'checkout.session.completed': fulfillPaidCheckout,
     'checkout.session.async_payment_succeeded': fulfillPaidCheckout,
-    'invoice.paid': grantInvoicePeriod,
+    'checkout.session.expired': endUnpaidCheckout,
+    'checkout.session.async_payment_failed': endUnpaidCheckout,
+    'invoice.paid': async (tx, event) => {
+      await grantInvoicePeriod(tx, event);
+      await recordPaidInvoice(tx, event);
+    },
+    'invoice.payment_failed': markPastDue,
     'customer.subscription.created': saveSubscriptionChange,
     'customer.subscription.updated': saveSubscriptionChange,
     'customer.subscription.deleted': saveSubscriptionChange,
     'charge.refunded': takeBackRefund,
+    'charge.dispute.created': (tx, event) => billing.openDispute(tx, event.dispute),
+    'charge.dispute.closed': (tx, event) => billing.closeDispute(tx, event.dispute),
   };
 
   function verify(payload: Buffer, signature: string | undefined) {
@@ -135,7 +195,7 @@ export function createStripeWebhookHandler(deps: {
   return async function handleStripeWebhook(payload: Buffer, signature: string | undefined) {
     // Provider calls happen before the transaction opens (never hold locks across the network).
     const event = await stripe.readEvent(verify(payload, signature));
-    return db.transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       const fresh = await repo.recordWebhookEvent(tx, {
         id: event.id,
         provider: 'stripe',
@@ -151,5 +211,8 @@ export function createStripeWebhookHandler(deps: {
       }
       return { duplicate: false };
     });
+    // A duplicate subscription the event stored is cancelled and refunded once it is committed.
+    if (!result.duplicate) await billing.settleDuplicateSubscriptions();
+    return result;
   };
 }

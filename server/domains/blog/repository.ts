@@ -47,6 +47,23 @@ export async function slugsLike(db: DbOrTx, base: string): Promise<Set<string>> 
   return new Set([...a, ...b].map((r) => r.slug));
 }
 
+/**
+ * Serializes slug choices that start with `stem` until the transaction ends (across processes):
+ * two saves of one title would otherwise both pick the same free slug.
+ */
+export async function lockSlugStem(tx: DbOrTx, stem: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`post-slug:${stem}`}))`);
+}
+
+/** Whether `error` is the unique violation of posts.slug (another save took the slug first). */
+export function isSlugTaken(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint, constraint_name } = e as Record<string, unknown>;
+    if (code === '23505') return (constraint ?? constraint_name) === 'posts_slug_unique';
+  }
+  return false;
+}
+
 export async function insertPost(db: DbOrTx, post: NewPost): Promise<PostRow> {
   const [row] = await db.insert(posts).values(post).returning();
   return row!;

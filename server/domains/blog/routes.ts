@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { declareScopeAccess } from '../../core/access.ts';
 import { currentUser } from '../../core/auth.ts';
+import { ARTICLE_BODY_LIMIT } from '../../core/server.ts';
 import { readImageUpload } from '../../core/uploads.ts';
 import { ErrorResponse, MessageResponse, Ok } from '../../contracts/common.ts';
 import {
@@ -152,6 +153,7 @@ export async function blogRoutes(
     '/api/blog/admin/posts',
     {
       config: { access: 'editor' },
+      bodyLimit: ARTICLE_BODY_LIMIT,
       schema: {
         tags: admin,
         summary: 'Create a post (editors)',
@@ -170,6 +172,7 @@ export async function blogRoutes(
     '/api/blog/admin/posts/:id',
     {
       config: { access: 'editor' },
+      bodyLimit: ARTICLE_BODY_LIMIT,
       schema: {
         tags: admin,
         summary: 'Update a post (editors)',

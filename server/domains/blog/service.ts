@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import site from '../../../content/site.json' with { type: 'json' };
-import type { Db } from '../../core/db.ts';
+import type { Db, DbOrTx } from '../../core/db.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { checkImage, reencodeImage } from '../../core/images.ts';
 import type { PostRow, UserRow } from '../../db/schema.ts';
@@ -18,10 +18,16 @@ import type {
   PostsSnapshot,
   PublicPost,
 } from '../../contracts/blog.ts';
-import { BLOG_MESSAGES, EXCERPT_LENGTH, MAX_UPLOAD_BYTES } from '../../../shared/blog.ts';
-import { slugify, uniqueSlug } from '../../../shared/slug.ts';
+import {
+  BLOG_MESSAGES,
+  BLOG_UPLOADS_PREFIX,
+  EXCERPT_LENGTH,
+  isFeaturedImageUrl,
+  MAX_UPLOAD_BYTES,
+} from '../../../shared/blog.ts';
 import { sanitizePostHtml } from './sanitizer.ts';
 import * as repo from './repository.ts';
+import { withFreeSlug } from './slug-allocation.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -107,11 +113,7 @@ interface PublishedCache {
   loadedAt: number;
 }
 
-/** Public URL prefix of editors' images. */
-export const BLOG_UPLOADS_PREFIX = '/uploads/blog/';
-
-/** Paths under /blog that belong to the site, never to a post. */
-const RESERVED_SLUGS = new Set(['article-shell', 'page', 'rss', 'index']);
+export { BLOG_UPLOADS_PREFIX };
 
 /**
  * View counts in cached answers, and posts published by another instance, may lag this long
@@ -182,13 +184,6 @@ export function createBlogService(deps: {
     deps.onPublicChange();
   }
 
-  async function slugFor(title: string, own?: string): Promise<string> {
-    const base = slugify(title);
-    const taken = await repo.slugsLike(db, base);
-    if (own) taken.delete(own);
-    return uniqueSlug(base, (s) => taken.has(s) || RESERVED_SLUGS.has(s));
-  }
-
   function prepare(input: PostInput) {
     const title = input.title.trim();
     if (!title) throw badRequest('Title is required.', 'TITLE_REQUIRED');
@@ -196,11 +191,15 @@ export function createBlogService(deps: {
     if (!htmlText(content) && !/<(img|iframe)\b/i.test(content)) {
       throw badRequest('Content is required.', 'CONTENT_REQUIRED');
     }
+    const featuredImage = input.featured_image?.trim() || null;
+    if (featuredImage && !isFeaturedImageUrl(featuredImage)) {
+      throw badRequest(BLOG_MESSAGES.featuredImage, 'INVALID_FEATURED_IMAGE');
+    }
     return {
       title,
       content,
       excerpt: (input.excerpt ?? '').trim(),
-      featuredImage: input.featured_image?.trim() || null,
+      featuredImage,
       metaTitle: input.meta_title?.trim() || null,
       metaDescription: input.meta_description?.trim() || null,
       tags: cleanTags(input.tags),
@@ -262,15 +261,17 @@ export function createBlogService(deps: {
     async create(author: UserRow, input: PostInput) {
       const fields = prepare(input);
       const status = input.status ?? 'draft';
-      const row = await repo.insertPost(db, {
-        ...fields,
-        slug: await slugFor(fields.title),
-        status,
-        authorId: author.id,
-        authorName: author.name || author.email.split('@')[0] || 'Editor',
-        authorAvatar: author.picture ?? author.avatarUrl,
-        publishedAt: status === 'published' ? new Date() : null,
-      });
+      const row = await withFreeSlug(db, fields.title, null, (tx, slug) =>
+        repo.insertPost(tx, {
+          ...fields,
+          slug,
+          status,
+          authorId: author.id,
+          authorName: author.name || author.email.split('@')[0] || 'Editor',
+          authorAvatar: author.picture ?? author.avatarUrl,
+          publishedAt: status === 'published' ? new Date() : null,
+        }),
+      );
       if (status === 'published') publicChanged();
       return toAdmin(row);
     },
@@ -284,12 +285,7 @@ export function createBlogService(deps: {
       if (!before) throw notFound('That article does not exist.', 'POST_NOT_FOUND');
       const fields = prepare(input);
       const status = input.status ?? before.status;
-      let slug = before.slug;
-      const titleChanged = fields.title !== before.title;
-      if (titleChanged && (!before.publishedAt || status === 'published')) {
-        slug = await slugFor(fields.title, before.slug);
-      }
-      const row = await db.transaction(async (tx) => {
+      const write = async (tx: DbOrTx, slug: string) => {
         if (slug !== before.slug) {
           await repo.removeRedirect(tx, slug);
           if (before.publishedAt) await repo.addRedirect(tx, before.slug, before.id);
@@ -300,7 +296,12 @@ export function createBlogService(deps: {
           status,
           publishedAt: before.publishedAt ?? (status === 'published' ? new Date() : null),
         });
-      });
+      };
+      const titleChanged = fields.title !== before.title;
+      const row =
+        titleChanged && (!before.publishedAt || status === 'published')
+          ? await withFreeSlug(db, fields.title, before.slug, write)
+          : await db.transaction((tx) => write(tx, before.slug));
       if (before.status === 'published' || status === 'published') publicChanged();
       return toAdmin(row!);
     },
@@ -355,15 +356,17 @@ export function createBlogService(deps: {
         const fields = prepare({ ...seed, featured_image: image });
         // Spread the samples over the last days so the list has an order.
         const publishedAt = new Date(Date.now() - (files.length - i) * 86_400_000);
-        await repo.insertPost(db, {
-          ...fields,
-          slug: await slugFor(fields.title),
-          status: 'published',
-          authorName: `${site.brand} Team`,
-          publishedAt,
-          createdAt: publishedAt,
-          updatedAt: publishedAt,
-        });
+        await withFreeSlug(db, fields.title, null, (tx, slug) =>
+          repo.insertPost(tx, {
+            ...fields,
+            slug,
+            status: 'published',
+            authorName: `${site.brand} Team`,
+            publishedAt,
+            createdAt: publishedAt,
+            updatedAt: publishedAt,
+          }),
+        );
         seeded += 1;
       }
       // The caller writes the snapshot and builds before serving; only the cache is stale.

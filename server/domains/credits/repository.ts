@@ -25,21 +25,23 @@ export async function lockSource(tx: DbOrTx, sourceType: string, sourceId: strin
 
 /**
  * Adds `amount` credits, or takes them when it is negative: one statement that only succeeds when
- * the balance covers a debit (never below zero). Returns the new balance, or null when the user
- * does not exist or the balance is too small.
+ * the balance covers a debit (never below zero) and holds a grant (never above `max`). Returns
+ * the new balance, or null when the user does not exist or the balance is too small or too large.
  */
 export async function changeBalance(
   tx: DbOrTx,
   userId: string,
   amount: number,
+  max: number,
 ): Promise<number | null> {
   const [row] = await tx
     .update(users)
     .set({ credits: sql`${users.credits} + ${amount}`, updatedAt: sql`now()` })
     .where(
-      amount < 0
-        ? and(eq(users.id, userId), sql`${users.credits} >= ${-amount}`)
-        : eq(users.id, userId),
+      and(
+        eq(users.id, userId),
+        amount < 0 ? sql`${users.credits} >= ${-amount}` : sql`${users.credits} <= ${max - amount}`,
+      ),
     )
     .returning({ credits: users.credits });
   return row?.credits ?? null;

@@ -75,19 +75,26 @@ export async function creditsRoutes(fastify: FastifyInstance, opts: { credits: C
           tags,
           summary:
             direction === 'add'
-              ? 'Grant credits (administrators; idempotent on sourceType + sourceId)'
-              : 'Deduct credits (administrators; idempotent on sourceType + sourceId)',
+              ? 'Grant credits (administrators; idempotent on sourceType + sourceId per admin and user)'
+              : 'Deduct credits (administrators; idempotent on sourceType + sourceId per admin and user)',
           body: CreditChangeBody,
-          response: { 200: CreditChangeResponse, ...errors, 402: ErrorResponse },
+          response: {
+            200: CreditChangeResponse,
+            ...errors,
+            402: ErrorResponse,
+            409: ErrorResponse,
+          },
         },
       },
       async (request) => {
         const body = request.body;
-        const applied = await credits.apply({
+        // sourceId is the admin's idempotency key, scoped to this admin and this user.
+        const applied = await credits.applyAdmin({
+          admin: currentUser(request).id,
+          key: body.sourceId,
           userId: body.userId,
           amount: direction === 'add' ? body.amount : -body.amount,
           sourceType: body.sourceType,
-          sourceId: body.sourceId,
           description: body.description,
         });
         return {

@@ -6,7 +6,7 @@
  */
 import type { Db, DbOrTx } from '../../core/db.ts';
 import type { UserCache } from '../../core/user-cache.ts';
-import { AppError, notFound } from '../../core/errors.ts';
+import { AppError, conflict, notFound } from '../../core/errors.ts';
 import type { CreditTransactionRow } from '../../db/schema.ts';
 import type { CreditTransaction } from '../../contracts/credits.ts';
 import * as repo from './repository.ts';
@@ -24,6 +24,23 @@ export interface AppliedChange {
   transaction: CreditTransactionRow;
   /** True when this source was already applied: nothing changed, the first result is returned. */
   duplicate: boolean;
+}
+
+/**
+ * The most credits a balance holds, and the largest single change: users.credits and the
+ * ledger's amount and balance_after are 32-bit integers.
+ */
+export const MAX_CREDITS = 2_147_483_647;
+
+/** Raised when a grant would take the balance past MAX_CREDITS; nothing is written. */
+export class BalanceLimitError extends AppError {
+  constructor(balance: number) {
+    super(
+      409,
+      'BALANCE_LIMIT',
+      `This would take the balance past ${MAX_CREDITS.toLocaleString('en-US')} credits, the most an account can hold. Grant at most ${(MAX_CREDITS - balance).toLocaleString('en-US')}.`,
+    );
+  }
 }
 
 /** Raised when a debit is larger than the balance; nothing is written. */
@@ -70,20 +87,33 @@ async function appliedBefore(
 
 /**
  * Applies one change inside `tx`. A debit larger than the balance throws
- * InsufficientCreditsError (the caller's transaction rolls back).
+ * InsufficientCreditsError, a grant past MAX_CREDITS BalanceLimitError (the caller's
+ * transaction rolls back); both are decided by the statement that changes the balance.
  */
 export async function applyCreditChange(tx: DbOrTx, change: CreditChange): Promise<AppliedChange> {
-  if (!Number.isInteger(change.amount) || change.amount === 0) {
-    throw new AppError(400, 'INVALID_AMOUNT', 'The amount must be a whole number other than zero.');
+  const { amount } = change;
+  if (!Number.isInteger(amount) || amount === 0 || Math.abs(amount) > MAX_CREDITS) {
+    throw new AppError(
+      400,
+      'INVALID_AMOUNT',
+      `The amount must be a whole number other than zero, at most ${MAX_CREDITS.toLocaleString('en-US')} either way.`,
+    );
   }
   const first = await appliedBefore(tx, change);
+  if (first && first.userId !== change.userId) {
+    throw conflict(
+      'This source was already used for another account. Name a new source for this change.',
+      'SOURCE_OF_ANOTHER_USER',
+    );
+  }
   if (first) return { transaction: first, duplicate: true };
 
-  const balance = await repo.changeBalance(tx, change.userId, change.amount);
+  const balance = await repo.changeBalance(tx, change.userId, amount, MAX_CREDITS);
   if (balance === null) {
     const current = await repo.lockBalance(tx, change.userId);
     if (current === null) throw notFound('That user does not exist.', 'USER_NOT_FOUND');
-    throw new InsufficientCreditsError(current, -change.amount);
+    if (amount > 0) throw new BalanceLimitError(current);
+    throw new InsufficientCreditsError(current, -amount);
   }
   const transaction = await repo.insertTransaction(tx, {
     userId: change.userId,
@@ -94,6 +124,44 @@ export async function applyCreditChange(tx: DbOrTx, change: CreditChange): Promi
     description: change.description,
   });
   return { transaction, duplicate: false };
+}
+
+/** An administrator's change, idempotent on the admin's own key (issue 16, finding 14). */
+export interface AdminCreditChange extends Omit<CreditChange, 'sourceId'> {
+  /** Who acts: the admin session's users.id, or the actor's name where there is no row (CLI). */
+  admin: string;
+  /** The admin's idempotency key: for one admin and one user, a key applies once. */
+  key: string;
+}
+
+/**
+ * The ledger source id of an admin's key, scoped to the acting admin and the target user: one
+ * admin's key never answers for another admin or another user, and never names a source the
+ * system writes (a task's refund, a payment), whose ids have no `admin:` prefix.
+ */
+export const adminSourceId = (admin: string, userId: string, key: string) =>
+  `admin:${encodeURIComponent(admin)}:${userId}:${key}`;
+
+/**
+ * Applies an admin's keyed change inside `tx`. Replaying the key with the same amount returns the
+ * first result; with another amount or direction it is refused (409) and nothing changes.
+ */
+export async function applyAdminCreditChange(
+  tx: DbOrTx,
+  change: AdminCreditChange,
+): Promise<AppliedChange> {
+  const { admin, key, ...rest } = change;
+  const applied = await applyCreditChange(tx, {
+    ...rest,
+    sourceId: adminSourceId(admin, change.userId, key),
+  });
+  if (applied.duplicate && applied.transaction.amount !== change.amount) {
+    throw conflict(
+      `This key was already used for a change of ${applied.transaction.amount} credits to this account. Send a new key for a new change.`,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+  }
+  return applied;
 }
 
 /**
@@ -130,6 +198,14 @@ export function createCreditsService(db: Db, cache?: Pick<UserCache<unknown>, 'p
     /** Applies one change inside the caller's transaction (applyCreditChange). */
     applyIn: applyCreditChange,
 
+    /** Applies an admin's keyed change in its own transaction (applyAdminCreditChange). */
+    applyAdmin(change: AdminCreditChange): Promise<AppliedChange> {
+      return db.transaction((tx) => applyAdminCreditChange(tx, change));
+    },
+
+    /** Applies an admin's keyed change inside the caller's transaction. */
+    applyAdminIn: applyAdminCreditChange,
+
     /** The ledger row a source wrote, or null (e.g. what a video task was charged). */
     findChange: (tx: DbOrTx, sourceType: string, sourceId: string) =>
       repo.findBySource(tx, sourceType, sourceId),
@@ -158,6 +234,15 @@ export function createCreditsService(db: Db, cache?: Pick<UserCache<unknown>, 'p
 }
 
 export type CreditsService = ReturnType<typeof createCreditsService>;
+
+/** The ledger row a source wrote, or null (e.g. what a paid invoice granted, for its refund). */
+export function findCreditChange(
+  tx: DbOrTx,
+  sourceType: string,
+  sourceId: string,
+): Promise<CreditTransactionRow | null> {
+  return repo.findBySource(tx, sourceType, sourceId);
+}
 
 /**
  * Locks the user's balance row until the transaction ends and returns it: callers that must

@@ -1,6 +1,7 @@
 /** HTTP for the generic data API: /api/db/{table} (select, insert, update, delete) and /api/rpc/{name}. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ARTICLE_BODY_LIMIT } from '../../core/server.ts';
 import { ErrorResponse } from '../../contracts/common.ts';
 import {
   DataDeleteBody,
@@ -60,6 +61,8 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
     '/api/db/:table',
     {
       config: { access: 'public' },
+      // Rows of posts carry whole articles; callers without a session keep 64 KB.
+      bodyLimit: ARTICLE_BODY_LIMIT,
       schema: {
         tags,
         summary: 'Add a row: the body is the row itself, { column: value } (posts, for editors)',
@@ -79,6 +82,7 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
     '/api/db/:table',
     {
       config: { access: 'public' },
+      bodyLimit: ARTICLE_BODY_LIMIT,
       schema: {
         tags,
         summary: 'Change the rows matching where: { data, where }',

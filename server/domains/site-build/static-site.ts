@@ -166,9 +166,10 @@ export const staticSitePlugin = fp(
       await followCurrent();
       const file = resolveSitePath(urlPath, opts.release.files);
       if (file) return send(request, reply, file);
-      // '/pricing/' → '/pricing': one canonical form for every page.
+      // '/pricing/' → '/pricing': one canonical form for every page. Leading slashes are folded
+      // to one: '//pricing' in a Location header would send the browser to the host "pricing".
       if (urlPath.length > 1 && urlPath.endsWith('/')) {
-        const trimmed = urlPath.replace(/\/+$/, '');
+        const trimmed = urlPath.replace(/\/+$/, '').replace(/^[/\\]+/, '/');
         if (resolveSitePath(trimmed, opts.release.files)) {
           const query = request.url.slice(urlPath.length);
           return reply.redirect(trimmed + query, 301);

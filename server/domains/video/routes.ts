@@ -16,7 +16,7 @@ import {
   HistoryResponse,
   TaskStatusResponse,
 } from '../../contracts/video.ts';
-import { HISTORY_MESSAGES, VIDEO_COST } from '../../../shared/video.ts';
+import { HISTORY_MESSAGES, IMAGE_MODEL, VIDEO_COST } from '../../../shared/video.ts';
 import { MEDIA_PREFIX } from './media.ts';
 import type { VideoService } from './service.ts';
 
@@ -46,6 +46,7 @@ export async function videoRoutes(
           402: ErrorResponse,
           413: ErrorResponse,
           429: ErrorResponse,
+          503: ErrorResponse,
         },
       },
     },
@@ -66,6 +67,9 @@ export async function videoRoutes(
                 `Unexpected file field '${part.fieldname}'; send the picture as 'image'.`,
                 'UNEXPECTED_FILE',
               );
+            // Before the upload is read: a user who cannot pay sends it for nothing. The
+            // generator sends prompt and model first; with no model yet, a file means image mode.
+            video.assertCanAfford(currentUser(request), fields.model ?? IMAGE_MODEL);
             image = await part.toBuffer();
           } else if (typeof part.value === 'string') {
             refuseNul(part.value, part.fieldname);

@@ -5,10 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import type { Db, DbOrTx } from '../../core/db.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
-import { checkImage } from '../../core/images.ts';
+import { checkImage, reencodeImage } from '../../core/images.ts';
 import type { UserRow, VideoTaskRow } from '../../db/schema.ts';
 import type { HistoryItem, TaskStatusData } from '../../contracts/video.ts';
 import {
@@ -33,19 +32,23 @@ import * as repo from './repository.ts';
  * at most 1920 px) so nothing the user sent reaches the renderer or the provider unchecked.
  */
 export async function reencodeUpload(bytes: Buffer): Promise<Buffer> {
-  checkImage(bytes, MAX_IMAGE_BYTES);
-  try {
-    return await sharp(bytes, { animated: false, limitInputPixels: 40_000_000 })
-      .rotate()
-      .resize({ width: 1920, height: 1920, fit: 'inside', withoutEnlargement: true })
-      .png()
-      .toBuffer();
-  } catch {
-    throw badRequest(
-      'The image could not be read. Please upload another JPEG, PNG, GIF or WebP image.',
-      'IMAGE_UNREADABLE',
-    );
-  }
+  const type = checkImage(bytes, MAX_IMAGE_BYTES);
+  return reencodeImage(bytes, type, { maxSide: 1920, as: 'png' });
+}
+
+/**
+ * Refuses a user whose balance cannot pay for a video, with the spec's text, before anything
+ * costly (reading or decoding the upload). The charge itself is checked again, under a lock, in
+ * the submit transaction: this only spares the work.
+ */
+export function assertCanAfford(user: UserRow, model: string): void {
+  if (user.credits >= VIDEO_COST) return;
+  const name = MODEL_NAMES[model] ?? model;
+  throw new AppError(
+    402,
+    'INSUFFICIENT_CREDITS',
+    GENERATE_MESSAGES.notEnoughCredits(name, VIDEO_COST, user.credits),
+  );
 }
 
 export function toTaskStatus(row: VideoTaskRow): TaskStatusData {
@@ -109,6 +112,8 @@ export function createVideoService(deps: {
   const { db } = deps;
 
   return {
+    assertCanAfford,
+
     /** Spec 5 "Generate" and issue rules: validate, then charge and queue in one transaction. */
     async submit(user: UserRow | null, input: SubmitInput) {
       if (!user) throw unauthorized(GENERATE_MESSAGES.signInRequired, 'SIGN_IN_REQUIRED');
@@ -135,6 +140,8 @@ export function createVideoService(deps: {
       const id = randomUUID();
       let imagePath: string | null = null;
       if (mode === 'image') {
+        // Issue 16, finding 13: a user who cannot pay never gets an image decoded.
+        assertCanAfford(user, model);
         const png = await reencodeUpload(input.image!);
         await mkdir(deps.uploadsDir, { recursive: true });
         imagePath = path.join(deps.uploadsDir, `${id}.png`);

@@ -1,5 +1,9 @@
-/** The auth calls (spec 7 "auth calls"): sign-in options, the two sign-ins and sign-out. */
+/**
+ * The auth calls (spec 7 "auth calls"): sign-in options, the two sign-ins and sign-out, and the
+ * two mailed links (confirm an email address, set a new password).
+ */
 import type { AuthConfigResponse, SessionResponse } from '../../../server/contracts/auth.ts';
+import type { MessageResponse } from '../../../server/contracts/common.ts';
 import { api } from './http.ts';
 
 /** Which sign-in methods this server offers (Google client id, local sign-in). */
@@ -20,4 +24,22 @@ export async function signInLocally(name: string, email: string): Promise<Sessio
 /** Revoke the current session on the server (the bearer token names it). */
 export async function revokeSession(): Promise<void> {
   await api.post('/api/auth/signout');
+}
+
+/**
+ * Confirm an email address with the token from the mailed link; answers a session. Never
+ * retried: the token works once, so a repeat after a lost answer could only be refused.
+ */
+export async function confirmEmail(token: string): Promise<SessionResponse> {
+  return api.post('/api/auth/verify-email', { json: { token }, retry: 0 }).json<SessionResponse>();
+}
+
+/** Set a new password with the token from the reset mail (single use, so never retried). */
+export async function confirmPasswordReset(
+  token: string,
+  password: string,
+): Promise<MessageResponse> {
+  return api
+    .post('/api/auth/reset-password/confirm', { json: { token, password }, retry: 0 })
+    .json<MessageResponse>();
 }

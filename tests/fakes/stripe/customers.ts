@@ -1,7 +1,49 @@
-/** Customers for the Stripe fake: the wire JSON, and the customer a completed checkout makes. */
-import type { Json } from './form.ts';
+/**
+ * Customers for the Stripe fake: the wire JSON, `POST /v1/customers` (as a server makes one
+ * customer per buyer and names it in every checkout), and the customer a completed checkout makes.
+ */
+import {
+  checkKeys,
+  createMetadata,
+  readMetadata,
+  readString,
+  type FormObject,
+  type Json,
+} from './form.ts';
 import { newId, nowSeconds, randomToken } from './ids.ts';
 import type { CustomerState, SessionState, StripeStore } from './state.ts';
+
+// Parameter names from the SDK's CustomerCreateParams.
+// prettier-ignore
+const CUSTOMER_CREATE_PARAMS = [
+  'address', 'balance', 'business_name', 'cash_balance', 'description', 'email', 'expand',
+  'individual_name', 'invoice_prefix', 'invoice_settings', 'metadata', 'name',
+  'next_invoice_sequence', 'payment_method', 'phone', 'preferred_locales', 'shipping', 'source',
+  'tax', 'tax_exempt', 'tax_id_data', 'test_clock', 'validate',
+];
+const CUSTOMER_CREATE_IMPLEMENTED = ['email', 'expand', 'metadata', 'name'];
+
+/** `POST /v1/customers`; null for other paths (retrieval is the router's generic GET). */
+export function routeCustomers(
+  store: StripeStore,
+  method: string,
+  path: string,
+  params: FormObject,
+): Json | null {
+  if (path !== '/v1/customers' || method !== 'POST') return null;
+  checkKeys(params, '', CUSTOMER_CREATE_PARAMS, CUSTOMER_CREATE_IMPLEMENTED);
+  const c: CustomerState = {
+    id: newId('cus', 14),
+    created: nowSeconds(),
+    email: readString(params, 'email', '') ?? null,
+    name: readString(params, 'name', '') ?? null,
+    metadata: createMetadata(readMetadata(params, 'metadata', '')),
+    invoicePrefix: randomToken(8).toUpperCase(),
+    invoiceCount: 0,
+  };
+  store.customers.set(c.id, c);
+  return renderCustomer(c);
+}
 
 export function renderCustomer(c: CustomerState): Json {
   return {
@@ -9,7 +51,6 @@ export function renderCustomer(c: CustomerState): Json {
     object: 'customer',
     address: null,
     balance: 0,
-    business_name: null,
     created: c.created,
     currency: null,
     customer_account: null,
@@ -18,7 +59,6 @@ export function renderCustomer(c: CustomerState): Json {
     description: null,
     discount: null,
     email: c.email,
-    individual_name: null,
     invoice_prefix: c.invoicePrefix,
     invoice_settings: {
       custom_fields: null,

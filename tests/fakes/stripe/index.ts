@@ -5,12 +5,16 @@
  * (`new Stripe(fake.secretKey, { host: '127.0.0.1', port: fake.port, protocol: 'http' })`), so
  * tests exercise the same encoding, error classes and webhook verification as production.
  *
- * It also plays the part of Stripe after the buyer leaves our site: `completeCheckout`,
- * `renewSubscription` and `refundCheckout` mutate the stored objects the way Stripe does and return
- * the webhook deliveries Stripe would send, signed with the endpoint secret.
+ * It also plays the part of Stripe after the buyer leaves our site: `completeCheckout` (paid at
+ * once or by a delayed method), `settleDelayedPayment`, `expireCheckout`, `renewSubscription`
+ * (paid or declined), `retryInvoice`, `refundPayment`, `disputePayment` and `closeDispute` mutate
+ * the stored objects the way Stripe does and return the webhook deliveries Stripe would send,
+ * signed with the endpoint secret.
  *
  * Objects follow API version 2026-10-28.endive (the SDK's pinned version): subscription periods
- * live on the items, invoices point at their subscription through `parent.subscription_details`.
+ * live on the items, invoices point at their subscription through `parent.subscription_details`,
+ * and an invoice's payment intent is found through `/v1/invoice_payments`.
+ * tests/unit/stripe-fake-wire-types.test.ts checks every payload against the SDK's declarations.
  *
  * One module per resource (checkout-sessions, customers, subscriptions, invoices, payments,
  * prices), the HTTP server and router, the form encoding, events and webhooks, and what happens
@@ -19,7 +23,17 @@
 import { closeServer, listen } from '../http.ts';
 import { deliver, event, sign } from './events.ts';
 import { createStripeServer } from './server.ts';
-import { completeCheckout, refundCheckout, renewSubscription } from './simulations.ts';
+import {
+  chargeOf,
+  closeDispute,
+  completeCheckout,
+  disputePayment,
+  expireCheckout,
+  refundPayment,
+  renewSubscription,
+  retryInvoice,
+  settleDelayedPayment,
+} from './simulations.ts';
 import { createStore } from './state.ts';
 import type { StripeFake } from './types.ts';
 
@@ -38,9 +52,20 @@ export async function startStripeFake(): Promise<StripeFake> {
     secretKey: store.secretKey,
     webhookSecret: store.webhookSecret,
     requests: store.requests,
-    completeCheckout: (sessionId, buyer) => completeCheckout(store, sessionId, buyer),
-    renewSubscription: (subscriptionId) => renewSubscription(store, subscriptionId),
-    refundCheckout: (sessionId, amountCents) => refundCheckout(store, sessionId, amountCents),
+    completeCheckout: (sessionId, buyer, opts) => completeCheckout(store, sessionId, buyer, opts),
+    settleDelayedPayment: (sessionId, outcome) => settleDelayedPayment(store, sessionId, outcome),
+    expireCheckout: (sessionId) => expireCheckout(store, sessionId),
+    renewSubscription: (subscriptionId, outcome) =>
+      renewSubscription(store, subscriptionId, outcome),
+    retryInvoice: (invoiceId, outcome) => retryInvoice(store, invoiceId, outcome),
+    refundCheckout: (sessionId, amountCents) => refundPayment(store, sessionId, amountCents),
+    refundPayment: (ref, amountCents) => refundPayment(store, ref, amountCents),
+    chargeOf: (ref) => {
+      const charge = chargeOf(store, ref);
+      return { id: charge.id, paymentIntent: charge.paymentIntent };
+    },
+    disputePayment: (ref, opts) => disputePayment(store, ref, opts),
+    closeDispute: (disputeId, outcome) => closeDispute(store, disputeId, outcome),
     takeEvents() {
       const out = store.pending;
       store.pending = [];

@@ -1,6 +1,7 @@
 /**
  * Invoices for the Stripe fake: the wire JSON (API 2026-10-28: the subscription sits under
- * `parent.subscription_details`) and the paid invoice a subscription's start or renewal issues.
+ * `parent.subscription_details`, and the payment that paid it is an InvoicePayment, not a field
+ * of the invoice) and the invoice a subscription's start or renewal issues.
  */
 import type { Json } from './form.ts';
 import { newId } from './ids.ts';
@@ -13,6 +14,7 @@ export function formatMoney(cents: number, currency: string): string {
 
 /** The invoice as Stripe sends it; `url` is the fake's base URL (hosted invoice and PDF). */
 export function renderInvoice(inv: InvoiceState, url: string): Json {
+  const paid = inv.status === 'paid';
   return {
     id: inv.id,
     object: 'invoice',
@@ -21,12 +23,12 @@ export function renderInvoice(inv: InvoiceState, url: string): Json {
     account_tax_ids: null,
     amount_due: inv.total,
     amount_overpaid: 0,
-    amount_paid: inv.total,
-    amount_remaining: 0,
+    amount_paid: paid ? inv.total : 0,
+    amount_remaining: paid ? 0 : inv.total,
     amount_shipping: 0,
     application: null,
-    attempt_count: 1,
-    attempted: true,
+    attempt_count: inv.attemptCount,
+    attempted: inv.attemptCount > 0,
     auto_advance: false,
     automatic_tax: {
       disabled_reason: null,
@@ -98,16 +100,18 @@ export function renderInvoice(inv: InvoiceState, url: string): Json {
           unit_amount_decimal: String(line.item.price.unitAmount),
         },
         quantity: line.item.quantity,
+        quantity_decimal: String(line.item.quantity),
+        subscription: inv.subscription,
         subtotal: line.amount,
         taxes: [],
       })),
       has_more: false,
-      total_count: inv.lines.length,
       url: `/v1/invoices/${inv.id}/lines`,
     },
     livemode: false,
     metadata: {},
-    next_payment_attempt: null,
+    // Stripe retries a failed renewal (Smart Retries); a paid invoice has no next attempt.
+    next_payment_attempt: paid ? null : inv.created + 3 * 86_400,
     number: inv.number,
     on_behalf_of: null,
     parent: {
@@ -133,16 +137,13 @@ export function renderInvoice(inv: InvoiceState, url: string): Json {
     shipping_details: null,
     starting_balance: 0,
     statement_descriptor: null,
-    status: 'paid',
+    status: inv.status,
     status_transitions: {
       finalized_at: inv.created,
       marked_uncollectible_at: null,
-      paid_at: inv.created,
+      paid_at: inv.paidAt,
       voided_at: null,
     },
-    // Removed in 2025-03-31.basil (moved to parent.subscription_details); some accounts still
-    // send it, so readers must cope with both.
-    subscription: inv.subscription,
     subtotal: inv.total,
     subtotal_excluding_tax: inv.total,
     test_clock: null,
@@ -155,7 +156,10 @@ export function renderInvoice(inv: InvoiceState, url: string): Json {
   };
 }
 
-/** A paid invoice for the subscription's items, numbered from its customer's prefix. */
+/**
+ * An open (finalized, unpaid) invoice for the subscription's items, numbered from its customer's
+ * prefix; invoice-payments.ts pays it.
+ */
 export function issueInvoice(
   store: StripeStore,
   sub: SubscriptionState,
@@ -182,6 +186,9 @@ export function issueInvoice(
     subscription: sub.id,
     subscriptionMetadata: { ...sub.metadata },
     billingReason,
+    status: 'open',
+    attemptCount: 0,
+    paidAt: null,
     currency: sub.currency,
     periodStart: invoicePeriod.start,
     periodEnd: invoicePeriod.end,

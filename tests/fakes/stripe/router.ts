@@ -6,9 +6,12 @@ import {
   renderSession,
   renderSessionLineItems,
 } from './checkout-sessions.ts';
+import { routeCustomers } from './customers.ts';
 import { ApiError, noSuch } from './errors.ts';
 import { applyExpand, renderById } from './expand.ts';
 import { checkKeys, type FormObject, type Json } from './form.ts';
+import { routeInvoicePayments } from './invoice-payments.ts';
+import { routeRefunds } from './refunds.ts';
 import type { RequestContext, StripeStore } from './state.ts';
 import {
   cancelSubscription,
@@ -53,6 +56,11 @@ export function route(
     if (method === 'DELETE') return expanded(cancelSubscription(store, id, params, ctx));
     if (method === 'POST') return expanded(updateSubscription(store, id, params, ctx));
   }
+  const invoicePayments = routeInvoicePayments(store, method, path, params);
+  if (invoicePayments) return invoicePayments;
+  const created =
+    routeCustomers(store, method, path, params) ?? routeRefunds(store, method, path, params, ctx);
+  if (created) return expanded(created);
   // prettier-ignore
   const retrievable: Array<[RegExp, string, Map<string, unknown>]> = [
     [/^\/v1\/customers\/([^/]+)$/, 'customer', store.customers],

@@ -1,16 +1,19 @@
 /**
- * What Stripe does after the buyer leaves our site, for the Stripe fake: the buyer pays, a
- * subscription renews, a payment is refunded. Each mutates the stored objects as Stripe does and
- * returns the signed webhook deliveries Stripe would send.
+ * What Stripe does after the buyer leaves our site, for the Stripe fake: the buyer pays (at once,
+ * or by a delayed method that settles later), an unpaid session expires, a subscription renews
+ * (or its renewal fails and is retried), a payment is refunded or disputed. Each mutates the
+ * stored objects as Stripe does and returns the signed webhook deliveries Stripe would send.
  */
 import { periodOf } from './calendar.ts';
 import { renderSession } from './checkout-sessions.ts';
 import { ensureCustomer } from './customers.ts';
-import { event, sign } from './events.ts';
+import { decideDispute, openDispute, renderDispute } from './disputes.ts';
+import { diffTopLevel, event, sign } from './events.ts';
 import { newId, nowSeconds } from './ids.ts';
+import { attemptInvoicePayment, paymentOfInvoice } from './invoice-payments.ts';
 import { issueInvoice, renderInvoice } from './invoices.ts';
-import { renderCharge } from './payments.ts';
-import type { PaymentIntentState, StripeStore, SubscriptionState } from './state.ts';
+import { createPayment, renderCharge, settlePayment } from './payments.ts';
+import type { ChargeState, StripeStore, SubscriptionState } from './state.ts';
 import { renderSubscription } from './subscriptions.ts';
 import type { SignedEvent } from './types.ts';
 
@@ -18,6 +21,7 @@ export function completeCheckout(
   store: StripeStore,
   sessionId: string,
   buyerIn: { email?: string; name?: string } = {},
+  opts: { delayed?: boolean } = {},
 ): SignedEvent[] {
   const s = store.sessions.get(sessionId);
   if (!s) throw new Error(`stripe fake: unknown checkout session ${sessionId}`);
@@ -32,7 +36,11 @@ export function completeCheckout(
   const paymentMethod = newId('pm');
   s.customerDetails = buyer;
   s.status = 'complete';
-  s.paymentStatus = 'paid';
+  // A delayed method (e.g. a bank debit) completes the session unpaid; it settles later.
+  s.paymentStatus = opts.delayed ? 'unpaid' : 'paid';
+  if (opts.delayed && s.mode !== 'payment') {
+    throw new Error('stripe fake: delayed payment is only simulated for payment-mode sessions');
+  }
 
   if (s.mode === 'payment') {
     // Payment mode only makes a Customer when asked (customer_creation=always or customer=…);
@@ -42,34 +50,18 @@ export function completeCheckout(
         ? ensureCustomer(store, s, buyer)
         : null;
     s.customer = customer?.id ?? null;
-    const pi: PaymentIntentState = {
-      id: newId('pi'),
-      created: now,
-      amount: s.amountTotal,
-      currency: s.currency,
-      customer: s.customer,
-      description: s.paymentIntentData.description,
-      metadata: { ...s.paymentIntentData.metadata },
-      receiptEmail: s.paymentIntentData.receiptEmail,
-      latestCharge: newId('ch'),
-      paymentMethod,
-    };
-    store.paymentIntents.set(pi.id, pi);
-    store.charges.set(pi.latestCharge, {
-      id: pi.latestCharge,
-      created: now,
-      amount: pi.amount,
-      amountRefunded: 0,
-      currency: pi.currency,
-      customer: pi.customer,
-      description: pi.description,
-      metadata: { ...pi.metadata },
-      paymentIntent: pi.id,
-      paymentMethod,
-      billingEmail: buyer.email,
-      billingName: buyer.name,
-      receiptEmail: pi.receiptEmail,
-    });
+    const pi = createPayment(
+      store,
+      { customer: s.customer, ...buyer, paymentMethod },
+      {
+        amount: s.amountTotal,
+        currency: s.currency,
+        description: s.paymentIntentData.description,
+        metadata: s.paymentIntentData.metadata,
+        receiptEmail: s.paymentIntentData.receiptEmail,
+      },
+      opts.delayed ? 'processing' : 'succeeded',
+    );
     s.paymentIntent = pi.id;
     return [signed(store, 'checkout.session.completed', renderSession(s, store.url))];
   }
@@ -115,6 +107,7 @@ export function completeCheckout(
     periodOf(sub),
     now,
   );
+  attemptInvoicePayment(store, inv, 'succeeded');
   s.subscription = sub.id;
   s.invoice = inv.id;
   return [
@@ -124,7 +117,16 @@ export function completeCheckout(
   ];
 }
 
-export function renewSubscription(store: StripeStore, subscriptionId: string): SignedEvent[] {
+/**
+ * The next billing period starts and its invoice is charged. Paid: [invoice.paid]. Declined:
+ * the subscription turns past_due and Stripe will retry: [invoice.payment_failed,
+ * customer.subscription.updated]. A subscription set to cancel at period end is ended instead.
+ */
+export function renewSubscription(
+  store: StripeStore,
+  subscriptionId: string,
+  outcome: 'succeeded' | 'failed' = 'succeeded',
+): SignedEvent[] {
   const sub = store.subscriptions.get(subscriptionId);
   if (!sub) throw new Error(`stripe fake: unknown subscription ${subscriptionId}`);
   if (sub.status !== 'active')
@@ -136,24 +138,103 @@ export function renewSubscription(store: StripeStore, subscriptionId: string): S
     sub.endedAt = ending.end;
     return [signed(store, 'customer.subscription.deleted', renderSubscription(sub))];
   }
+  const before = renderSubscription(sub);
   sub.periodIndex += 1;
   // A cycle invoice's own period is the period that just ended (where usage would accrue);
   // the licensed line item is billed in advance for the new period.
   const inv = issueInvoice(store, sub, 'subscription_cycle', ending, periodOf(sub), ending.end);
-  return [signed(store, 'invoice.paid', renderInvoice(inv, store.url))];
+  attemptInvoicePayment(store, inv, outcome);
+  if (outcome === 'succeeded')
+    return [signed(store, 'invoice.paid', renderInvoice(inv, store.url))];
+  sub.status = 'past_due';
+  return [
+    signed(store, 'invoice.payment_failed', renderInvoice(inv, store.url)),
+    subscriptionUpdated(store, sub, before),
+  ];
 }
 
-export function refundCheckout(
+/**
+ * Stripe retries an unpaid invoice (or the customer pays it). Paid: [invoice.paid] and, for a
+ * past_due subscription, [customer.subscription.updated] back to active; declined again:
+ * [invoice.payment_failed].
+ */
+export function retryInvoice(
+  store: StripeStore,
+  invoiceId: string,
+  outcome: 'succeeded' | 'failed' = 'succeeded',
+): SignedEvent[] {
+  const inv = store.invoices.get(invoiceId);
+  if (!inv) throw new Error(`stripe fake: unknown invoice ${invoiceId}`);
+  attemptInvoicePayment(store, inv, outcome);
+  if (outcome === 'failed') {
+    return [signed(store, 'invoice.payment_failed', renderInvoice(inv, store.url))];
+  }
+  const events = [signed(store, 'invoice.paid', renderInvoice(inv, store.url))];
+  const sub = store.subscriptions.get(inv.subscription);
+  if (sub?.status === 'past_due') {
+    const before = renderSubscription(sub);
+    sub.status = 'active';
+    events.push(subscriptionUpdated(store, sub, before));
+  }
+  return events;
+}
+
+/** An open session passes its expires_at unpaid: [checkout.session.expired]. */
+export function expireCheckout(store: StripeStore, sessionId: string): SignedEvent[] {
+  const s = store.sessions.get(sessionId);
+  if (!s || s.status !== 'open') {
+    throw new Error(`stripe fake: session ${sessionId} is ${s?.status ?? 'unknown'}, not open`);
+  }
+  s.status = 'expired';
+  return [signed(store, 'checkout.session.expired', renderSession(s, store.url))];
+}
+
+/**
+ * A delayed payment (completeCheckout with `delayed`) settles: paid gives
+ * [checkout.session.async_payment_succeeded], declined [checkout.session.async_payment_failed].
+ */
+export function settleDelayedPayment(
   store: StripeStore,
   sessionId: string,
-  amountCents?: number,
+  outcome: 'succeeded' | 'failed',
 ): SignedEvent[] {
   const s = store.sessions.get(sessionId);
-  if (!s?.paymentIntent)
-    throw new Error(`stripe fake: session ${sessionId} has no payment to refund`);
-  const pi = store.paymentIntents.get(s.paymentIntent);
-  const ch = pi ? store.charges.get(pi.latestCharge) : undefined;
-  if (!ch) throw new Error(`stripe fake: no charge behind session ${sessionId}`);
+  const pi = s?.paymentIntent ? store.paymentIntents.get(s.paymentIntent) : undefined;
+  if (!s || !pi || s.status !== 'complete' || s.paymentStatus !== 'unpaid') {
+    throw new Error(`stripe fake: session ${sessionId} has no delayed payment to settle`);
+  }
+  settlePayment(store, pi, outcome === 'succeeded');
+  if (outcome === 'succeeded') s.paymentStatus = 'paid';
+  const type = `checkout.session.async_payment_${outcome}`;
+  return [signed(store, type, renderSession(s, store.url))];
+}
+
+/**
+ * The charge behind a payment: `ref` is a checkout session (cs_…), an invoice (in_…), a payment
+ * intent (pi_…) or the charge itself (ch_…).
+ */
+export function chargeOf(store: StripeStore, ref: string): ChargeState {
+  let pi: string | null | undefined = ref.startsWith('pi_') ? ref : undefined;
+  if (ref.startsWith('ch_')) pi = store.charges.get(ref)?.paymentIntent;
+  if (ref.startsWith('in_')) pi = paymentOfInvoice(store, ref)?.paymentIntent;
+  if (ref.startsWith('cs_')) {
+    const s = store.sessions.get(ref);
+    pi =
+      s?.paymentIntent ?? (s?.invoice ? paymentOfInvoice(store, s.invoice)?.paymentIntent : null);
+  }
+  const intent = pi ? store.paymentIntents.get(pi) : undefined;
+  const charge = intent ? store.charges.get(intent.latestCharge) : undefined;
+  if (!charge) throw new Error(`stripe fake: no charge behind ${ref}`);
+  return charge;
+}
+
+/** Refunds (fully by default) the charge behind a payment (see chargeOf): [charge.refunded]. */
+export function refundPayment(
+  store: StripeStore,
+  ref: string,
+  amountCents?: number,
+): SignedEvent[] {
+  const ch = chargeOf(store, ref);
   const remaining = ch.amount - ch.amountRefunded;
   const amount = amountCents ?? remaining;
   if (!Number.isInteger(amount) || amount <= 0 || amount > remaining) {
@@ -162,6 +243,36 @@ export function refundCheckout(
   const previous = { amount_refunded: ch.amountRefunded, refunded: false };
   ch.amountRefunded += amount;
   return [signed(store, 'charge.refunded', renderCharge(ch, store.url), previous)];
+}
+
+/** The cardholder's bank disputes the charge behind a payment: [charge.dispute.created]. */
+export function disputePayment(
+  store: StripeStore,
+  ref: string,
+  opts: { amountCents?: number; reason?: string; inquiry?: boolean } = {},
+): SignedEvent[] {
+  const dispute = openDispute(store, chargeOf(store, ref).id, opts);
+  return [signed(store, 'charge.dispute.created', renderDispute(dispute))];
+}
+
+/** The dispute is decided: [charge.dispute.closed] with status won, lost or warning_closed. */
+export function closeDispute(
+  store: StripeStore,
+  disputeId: string,
+  outcome: 'won' | 'lost' | 'warning_closed',
+): SignedEvent[] {
+  const previous = { status: store.disputes.get(disputeId)?.status };
+  const dispute = decideDispute(store, disputeId, outcome);
+  return [signed(store, 'charge.dispute.closed', renderDispute(dispute), previous)];
+}
+
+function subscriptionUpdated(
+  store: StripeStore,
+  sub: SubscriptionState,
+  before: ReturnType<typeof renderSubscription>,
+): SignedEvent {
+  const after = renderSubscription(sub);
+  return signed(store, 'customer.subscription.updated', after, diffTopLevel(before, after));
 }
 
 /** One webhook delivery of Stripe's own doing (no API request behind it). */

@@ -90,7 +90,8 @@ export interface SubscriptionState {
   /** Billing anchor; period k runs from anchor + k intervals to anchor + k+1 intervals. */
   anchor: number;
   periodIndex: number;
-  status: 'active' | 'canceled';
+  /** past_due: a renewal invoice is unpaid (Stripe retries it). */
+  status: 'active' | 'past_due' | 'canceled';
   cancelAtPeriodEnd: boolean;
   cancelAt: number | null;
   canceledAt: number | null;
@@ -110,6 +111,10 @@ export interface InvoiceState {
   subscription: string;
   subscriptionMetadata: Record<string, string>;
   billingReason: 'subscription_create' | 'subscription_cycle';
+  /** open: finalized, not paid yet (a failed attempt leaves it open); paid. */
+  status: 'open' | 'paid';
+  attemptCount: number;
+  paidAt: number | null;
   currency: string;
   periodStart: number;
   periodEnd: number;
@@ -133,6 +138,8 @@ export interface PaymentIntentState {
   receiptEmail: string | null;
   latestCharge: string;
   paymentMethod: string;
+  /** processing: a delayed method (bank debit) not settled yet. */
+  status: 'processing' | 'requires_payment_method' | 'succeeded';
 }
 
 export interface ChargeState {
@@ -149,6 +156,31 @@ export interface ChargeState {
   billingEmail: string;
   billingName: string;
   receiptEmail: string | null;
+  status: 'pending' | 'failed' | 'succeeded';
+  disputed: boolean;
+}
+
+/** The link between an invoice and the payment intent that pays it (API 2025-03-31 and later). */
+export interface InvoicePaymentState {
+  id: string;
+  created: number;
+  invoice: string;
+  paymentIntent: string;
+  amount: number;
+  currency: string;
+  status: 'open' | 'paid';
+  paidAt: number | null;
+}
+
+export interface DisputeState {
+  id: string;
+  created: number;
+  charge: string;
+  paymentIntent: string | null;
+  amount: number;
+  currency: string;
+  reason: string;
+  status: 'needs_response' | 'warning_needs_response' | 'won' | 'lost' | 'warning_closed';
 }
 
 export interface RequestContext {
@@ -170,6 +202,8 @@ export interface StripeStore {
   invoices: Map<string, InvoiceState>;
   paymentIntents: Map<string, PaymentIntentState>;
   charges: Map<string, ChargeState>;
+  invoicePayments: Map<string, InvoicePaymentState>;
+  disputes: Map<string, DisputeState>;
   /** Idempotency-Key → first request and its answer, replayed for retries as Stripe does. */
   idempotency: Map<
     string,
@@ -192,6 +226,8 @@ export function createStore(): StripeStore {
     invoices: new Map(),
     paymentIntents: new Map(),
     charges: new Map(),
+    invoicePayments: new Map(),
+    disputes: new Map(),
     idempotency: new Map(),
     pending: [],
   };

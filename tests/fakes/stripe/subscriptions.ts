@@ -61,13 +61,15 @@ export function renderSubscription(sub: SubscriptionState): Json {
     cancel_at: sub.cancelAt,
     cancel_at_period_end: sub.cancelAtPeriodEnd,
     canceled_at: sub.canceledAt,
-    cancellation_details: { ...sub.cancellation },
+    cancellation_details: {
+      comment: sub.cancellation.comment,
+      feedback: sub.cancellation.feedback,
+      feedback_option: null,
+      reason: sub.cancellation.reason,
+    },
     collection_method: 'charge_automatically',
     created: sub.created,
     currency: sub.currency,
-    // Removed from the API in 2025-03-31.basil; mirrored for readers written against older shapes.
-    current_period_end: period.end,
-    current_period_start: period.start,
     customer: sub.customer,
     customer_account: null,
     days_until_due: null,
@@ -77,7 +79,13 @@ export function renderSubscription(sub: SubscriptionState): Json {
     description: sub.description,
     discounts: [],
     ended_at: sub.endedAt,
-    invoice_settings: { account_tax_ids: null, issuer: { type: 'self' } },
+    invoice_settings: {
+      account_tax_ids: null,
+      custom_fields: null,
+      description: null,
+      footer: null,
+      issuer: { type: 'self' },
+    },
     items: {
       object: 'list',
       data: sub.items.map((item) => ({
@@ -97,7 +105,6 @@ export function renderSubscription(sub: SubscriptionState): Json {
         tax_rates: [],
       })),
       has_more: false,
-      total_count: sub.items.length,
       url: `/v1/subscription_items?subscription=${sub.id}`,
     },
     latest_invoice: sub.latestInvoice,
@@ -121,7 +128,9 @@ export function renderSubscription(sub: SubscriptionState): Json {
     test_clock: null,
     transfer_data: null,
     trial_end: null,
-    trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } },
+    trial_settings: {
+      end_behavior: { billing_cycle_anchor: null, missing_payment_method: 'create_invoice' },
+    },
     trial_start: null,
   };
 }

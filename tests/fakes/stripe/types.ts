@@ -42,17 +42,51 @@ export interface StripeFake {
   close(): Promise<void>;
   /**
    * The buyer pays the hosted page. Payment mode → payment_intent + charge, returns
-   * [checkout.session.completed]; subscription mode → customer, subscription, first invoice,
-   * returns [customer.subscription.created, invoice.paid, checkout.session.completed].
+   * [checkout.session.completed]; subscription mode → customer, subscription, first invoice
+   * (paid by a payment intent linked through an InvoicePayment), returns
+   * [customer.subscription.created, invoice.paid, checkout.session.completed]. `delayed` (payment
+   * mode): a bank-debit-like method, the session completes unpaid until settleDelayedPayment.
    */
-  completeCheckout(sessionId: string, buyer?: { email?: string; name?: string }): SignedEvent[];
+  completeCheckout(
+    sessionId: string,
+    buyer?: { email?: string; name?: string },
+    opts?: { delayed?: boolean },
+  ): SignedEvent[];
+  /** A delayed payment settles: [checkout.session.async_payment_succeeded or _failed]. */
+  settleDelayedPayment(sessionId: string, outcome: 'succeeded' | 'failed'): SignedEvent[];
+  /** An open session passes its expiry unpaid: [checkout.session.expired]. */
+  expireCheckout(sessionId: string): SignedEvent[];
   /**
    * The next billing period starts: returns [invoice.paid] (billing_reason 'subscription_cycle').
-   * A subscription set to cancel at period end is ended instead: [customer.subscription.deleted].
+   * With 'failed' the card is declined: [invoice.payment_failed, customer.subscription.updated]
+   * (past_due). A subscription set to cancel at period end is ended instead:
+   * [customer.subscription.deleted].
    */
-  renewSubscription(subscriptionId: string): SignedEvent[];
-  /** Refunds (fully by default) the charge behind a paid payment-mode session: [charge.refunded]. */
+  renewSubscription(subscriptionId: string, outcome?: 'succeeded' | 'failed'): SignedEvent[];
+  /**
+   * Stripe retries an unpaid invoice: [invoice.paid, customer.subscription.updated (active)] or,
+   * declined again, [invoice.payment_failed].
+   */
+  retryInvoice(invoiceId: string, outcome?: 'succeeded' | 'failed'): SignedEvent[];
+  /** Refunds (fully by default) the charge behind a paid session: [charge.refunded]. */
   refundCheckout(sessionId: string, amountCents?: number): SignedEvent[];
+  /**
+   * Refunds (fully by default) the charge behind a payment: `ref` is a checkout session, an
+   * invoice, a payment intent or a charge id. Returns [charge.refunded].
+   */
+  refundPayment(ref: string, amountCents?: number): SignedEvent[];
+  /** The charge behind a payment (`ref` as for refundPayment): its id and payment intent. */
+  chargeOf(ref: string): { id: string; paymentIntent: string };
+  /**
+   * The cardholder's bank disputes the charge behind a payment (fully by default; `inquiry` for
+   * a warning that closes as warning_closed): [charge.dispute.created].
+   */
+  disputePayment(
+    ref: string,
+    opts?: { amountCents?: number; reason?: string; inquiry?: boolean },
+  ): SignedEvent[];
+  /** The dispute is decided: [charge.dispute.closed]. */
+  closeDispute(disputeId: string, outcome: 'won' | 'lost' | 'warning_closed'): SignedEvent[];
   /** Returns and clears the events produced by API calls (cancel, update, expire). */
   takeEvents(): SignedEvent[];
   /** Signs any event; override the timestamp or secret to forge stale or foreign deliveries. */

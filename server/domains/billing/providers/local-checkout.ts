@@ -19,16 +19,25 @@ export function addCycle(start: Date, cycle: BillingCycle): Date {
 export function createLocalCheckoutProvider(): CheckoutProvider {
   return {
     name: 'local',
+    async createCustomer() {
+      return null; // the local checkout knows buyers by their user id
+    },
     async createSession() {
       const id = `cs_local_${hex()}`;
-      return { id, url: `/checkout/local/${id}` };
+      return { id, url: `/checkout/local/${id}`, expiresAt: null };
     },
     async retrieveSession() {
       // Local sessions change only through our own pay/cancel routes: the row is the truth.
       return { status: 'open' };
     },
+    async expireSession() {
+      return { status: 'expired' }; // the caller's row update is all there is
+    },
     async cancelSubscription() {
       // Nothing to tell: the local subscription exists only in our database.
+    },
+    async refundSubscription() {
+      // No money moved: a local subscription is paid on our own page.
     },
   };
 }

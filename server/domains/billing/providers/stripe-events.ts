@@ -1,8 +1,13 @@
 /**
  * Stripe's JSON, read once: the webhook events billing handles and the objects they carry
- * (checkout sessions, subscriptions, invoices, charges) become the typed values below, so the
- * webhook handler and the billing service never look inside Stripe's payloads. Readers are
- * lenient: a missing field gives null (or the fallback noted), never an exception.
+ * (checkout sessions, subscriptions, invoices, charges, disputes) become the typed values below,
+ * so the webhook handler and the billing service never look inside Stripe's payloads. Readers
+ * are lenient: a missing field gives null (or the fallback noted), never an exception.
+ *
+ * Since API 2025-03-31 an invoice no longer names the payment intent or charge that paid it; an
+ * InvoicePayment does (`GET /v1/invoice_payments?invoice=…`). A paid invoice's payment is looked
+ * up here, before the webhook's transaction opens, so a later refund or dispute of that charge
+ * (which names only its payment intent) finds the invoice and its credits.
  */
 import type Stripe from 'stripe';
 import type { PaidCheckout, ProviderSubscription } from './types.ts';
@@ -26,7 +31,13 @@ export interface StripeCheckoutSession {
   subscriptionId: string | null;
 }
 
-/** A paid invoice: whose subscription, why it was raised and the period it pays for. */
+/** How a charge, refund or dispute names the payment: its payment intent, else the charge. */
+export interface StripePaymentRef {
+  paymentIntentId: string | null;
+  chargeId: string | null;
+}
+
+/** An invoice: whose subscription, why it was raised and the period it pays for. */
 export interface StripeInvoice {
   id: string;
   subscriptionId: string | null;
@@ -36,6 +47,19 @@ export interface StripeInvoice {
   metadata: Json;
   periodStart: Date | null;
   periodEnd: Date | null;
+  amountPaidCents: number;
+  /** The payment that paid it (invoice.paid only); null for an invoice with nothing to pay. */
+  payment: StripePaymentRef | null;
+}
+
+/** A dispute (chargeback) of one of our charges. */
+export interface StripeDispute extends StripePaymentRef {
+  id: string;
+  chargeId: string;
+  /** The disputed amount, in the charge's currency. */
+  amountCents: number;
+  /** needs_response, under_review, won, lost, warning_closed, … */
+  status: string;
 }
 
 /** A refunded charge: what was paid and how much of it is refunded so far. */
@@ -51,11 +75,17 @@ export interface HandledEventData {
   /** `paid` is null while the session is unpaid (a delayed payment method). */
   'checkout.session.completed': { paid: PaidCheckout | null };
   'checkout.session.async_payment_succeeded': { paid: PaidCheckout | null };
+  /** The session ended unpaid: it expired, or its delayed payment failed. */
+  'checkout.session.expired': { sessionId: string };
+  'checkout.session.async_payment_failed': { sessionId: string };
   'invoice.paid': { invoice: StripeInvoice };
+  'invoice.payment_failed': { invoice: StripeInvoice };
   'customer.subscription.created': { subscription: ProviderSubscription };
   'customer.subscription.updated': { subscription: ProviderSubscription };
   'customer.subscription.deleted': { subscription: ProviderSubscription };
   'charge.refunded': { refund: StripeRefund };
+  'charge.dispute.created': { dispute: StripeDispute };
+  'charge.dispute.closed': { dispute: StripeDispute };
 }
 
 export type HandledEventType = keyof HandledEventData;
@@ -122,6 +152,45 @@ export function readInvoice(object: unknown): StripeInvoice {
     metadata: obj(parent.metadata ?? legacy.metadata),
     periodStart: date(period.start),
     periodEnd: date(period.end),
+    amountPaidCents: Number(invoice.amount_paid ?? 0),
+    payment: null,
+  };
+}
+
+/** The payment of an InvoicePayment (`payment.payment_intent`, or `payment.charge`). */
+export function readInvoicePayment(object: unknown): StripePaymentRef | null {
+  const payment = obj(obj(object).payment);
+  const ref = { paymentIntentId: idOf(payment.payment_intent), chargeId: idOf(payment.charge) };
+  return ref.paymentIntentId || ref.chargeId ? ref : null;
+}
+
+/** The payment that paid an invoice: from `payments` when the event includes it, else the API. */
+export async function paymentOfInvoice(
+  stripe: Stripe,
+  invoice: unknown,
+): Promise<StripePaymentRef | null> {
+  const included = (obj(obj(invoice).payments).data as unknown[] | undefined) ?? [];
+  const paid = (list: unknown[]) => list.find((p) => obj(p).status === 'paid');
+  const fromEvent = paid(included);
+  if (fromEvent) return readInvoicePayment(fromEvent);
+  const listed = await stripe.invoicePayments.list({
+    invoice: String(obj(invoice).id),
+    status: 'paid',
+    limit: 10,
+  });
+  const fromApi = paid(listed.data);
+  return fromApi ? readInvoicePayment(fromApi) : null;
+}
+
+/** A dispute: its charge (and payment intent), the disputed amount and its status. */
+export function readDispute(object: unknown): StripeDispute {
+  const dispute = obj(object);
+  return {
+    id: String(dispute.id),
+    chargeId: idOf(dispute.charge) ?? '',
+    paymentIntentId: idOf(dispute.payment_intent),
+    amountCents: Number(dispute.amount ?? 0),
+    status: str(dispute.status) ?? 'needs_response',
   };
 }
 
@@ -135,15 +204,19 @@ export function readRefund(object: unknown): StripeRefund {
   };
 }
 
+/** The Stripe calls reading an event may need (made before the webhook's transaction). */
+export interface EventLookups {
+  /** A paid session as fulfilment needs it (fetches the subscription's period). */
+  paidCheckout(session: StripeCheckoutSession): Promise<PaidCheckout>;
+  /** The payment that paid an invoice (see paymentOfInvoice). */
+  invoicePayment(invoice: unknown): Promise<StripePaymentRef | null>;
+}
+
 /**
- * Reads a verified event. A paid checkout session becomes a PaidCheckout through `paidCheckout`
- * (it fetches the subscription's period from Stripe), so that call happens here, before the
- * caller opens its transaction.
+ * Reads a verified event. The Stripe calls it needs (`lookups`) happen here, before the caller
+ * opens its transaction.
  */
-export async function readEvent(
-  event: Stripe.Event,
-  paidCheckout: (session: StripeCheckoutSession) => Promise<PaidCheckout>,
-): Promise<StripeEvent> {
+export async function readEvent(event: Stripe.Event, lookups: EventLookups): Promise<StripeEvent> {
   const { id, type } = event;
   const object: unknown = event.data.object;
   const read = async (): Promise<HandledEvent | null> => {
@@ -151,9 +224,21 @@ export async function readEvent(
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
         const session = readCheckoutSession(object);
-        return { id, type, paid: session.paid ? await paidCheckout(session) : null };
+        return { id, type, paid: session.paid ? await lookups.paidCheckout(session) : null };
       }
-      case 'invoice.paid':
+      case 'checkout.session.expired':
+      case 'checkout.session.async_payment_failed':
+        return { id, type, sessionId: readCheckoutSession(object).id };
+      case 'invoice.paid': {
+        const invoice = readInvoice(object);
+        const paid = invoice.amountPaidCents > 0 && invoice.subscriptionId !== null;
+        return {
+          id,
+          type,
+          invoice: { ...invoice, payment: paid ? await lookups.invoicePayment(object) : null },
+        };
+      }
+      case 'invoice.payment_failed':
         return { id, type, invoice: readInvoice(object) };
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
@@ -161,6 +246,9 @@ export async function readEvent(
         return { id, type, subscription: readSubscription(object) };
       case 'charge.refunded':
         return { id, type, refund: readRefund(object) };
+      case 'charge.dispute.created':
+      case 'charge.dispute.closed':
+        return { id, type, dispute: readDispute(object) };
       default:
         return null;
     }

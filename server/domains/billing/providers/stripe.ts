@@ -4,15 +4,22 @@
  * Amounts come from content/plans.json through the billing service, never from the client.
  * Stripe's JSON is read in stripe-events.ts; what leaves this adapter is typed.
  */
+import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import {
+  paymentOfInvoice,
   readCheckoutSession,
   readEvent,
   readSubscription,
   type StripeCheckoutSession,
   type StripeEvent,
 } from './stripe-events.ts';
-import type { CheckoutProvider, PaidCheckout, ProviderSubscription } from './types.ts';
+import type {
+  CheckoutProvider,
+  PaidCheckout,
+  ProviderSessionState,
+  ProviderSubscription,
+} from './types.ts';
 
 /** Stripe's tolerance for webhook timestamps, in seconds. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -69,11 +76,31 @@ export function createStripeProvider(settings: StripeSettings) {
     };
   }
 
+  async function retrieveSession(id: string): Promise<ProviderSessionState> {
+    const session = await stripe.checkout.sessions.retrieve(id);
+    if (session.status === 'expired') return { status: 'expired' };
+    const checkout = readCheckoutSession(session);
+    if (session.status === 'complete' && checkout.paid) {
+      return { status: 'paid', paid: await paidCheckout(checkout) };
+    }
+    return { status: 'open' };
+  }
+
   const provider: CheckoutProvider & {
     verifyEvent(payload: Buffer, signature: string): Stripe.Event;
     readEvent(event: Stripe.Event): Promise<StripeEvent>;
   } = {
     name: 'stripe',
+
+    async createCustomer({ userId, email }) {
+      // Keyed by user and address: a retry after a lost answer gets the same customer back.
+      const emailKey = createHash('sha256').update(email).digest('hex').slice(0, 16);
+      const customer = await stripe.customers.create(
+        { email, metadata: { userId } },
+        { idempotencyKey: `customer-${userId}-${emailKey}` },
+      );
+      return customer.id;
+    },
 
     async createSession(request) {
       const metadata: Record<string, string> = {
@@ -85,7 +112,9 @@ export function createStripeProvider(settings: StripeSettings) {
       const session = await stripe.checkout.sessions.create({
         mode: request.kind === 'subscription' ? 'subscription' : 'payment',
         client_reference_id: request.userId,
-        customer_email: request.email,
+        ...(request.customerId
+          ? { customer: request.customerId }
+          : { customer_email: request.email }),
         line_items: [
           {
             quantity: 1,
@@ -119,17 +148,20 @@ export function createStripeProvider(settings: StripeSettings) {
       });
       if (!session.url)
         throw new Error(`Stripe returned checkout session ${session.id} without a url`);
-      return { id: session.id, url: session.url };
+      return { id: session.id, url: session.url, expiresAt: new Date(session.expires_at * 1000) };
     },
 
-    async retrieveSession(id) {
-      const session = await stripe.checkout.sessions.retrieve(id);
-      if (session.status === 'expired') return { status: 'expired' };
-      const checkout = readCheckoutSession(session);
-      if (session.status === 'complete' && checkout.paid) {
-        return { status: 'paid', paid: await paidCheckout(checkout) };
+    retrieveSession,
+
+    async expireSession(id) {
+      try {
+        await stripe.checkout.sessions.expire(id);
+        return { status: 'expired' };
+      } catch (error) {
+        // Stripe expires open sessions only; any other answers what the session is now.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        return retrieveSession(id);
       }
-      return { status: 'open' };
     },
 
     async cancelSubscription(id) {
@@ -138,6 +170,35 @@ export function createStripeProvider(settings: StripeSettings) {
       } catch (error) {
         // Already canceled at Stripe (e.g. from the dashboard): our side still records it.
         if ((error as { code?: string }).code !== 'resource_missing') throw error;
+      }
+    },
+
+    async refundSubscription(id) {
+      const sub = await stripe.subscriptions.retrieve(id);
+      const invoice =
+        typeof sub.latest_invoice === 'string' ? sub.latest_invoice : sub.latest_invoice?.id;
+      if (!invoice) return;
+      // Since API 2025-03-31 an invoice names its payments through InvoicePayment objects.
+      const payments = await stripe.invoicePayments.list({ invoice, status: 'paid' });
+      for (const { payment } of payments.data) {
+        const intent = payment.payment_intent;
+        const paymentIntent = typeof intent === 'string' ? intent : intent?.id;
+        if (!paymentIntent) continue;
+        try {
+          await stripe.refunds.create(
+            {
+              payment_intent: paymentIntent,
+              reason: 'duplicate',
+              metadata: { subscriptionId: id },
+            },
+            { idempotencyKey: `refund-duplicate-${id}-${paymentIntent}` },
+          );
+        } catch (error) {
+          // Refunded already (a retry after Stripe's 24 h idempotency window) or charged back:
+          // the money is back with the buyer either way.
+          const code = (error as { code?: string }).code;
+          if (code !== 'charge_already_refunded' && code !== 'charge_disputed') throw error;
+        }
       }
     },
 
@@ -152,7 +213,11 @@ export function createStripeProvider(settings: StripeSettings) {
     },
 
     /** A verified event as typed values; a paid checkout's subscription is fetched here. */
-    readEvent: (event) => readEvent(event, paidCheckout),
+    readEvent: (event) =>
+      readEvent(event, {
+        paidCheckout,
+        invoicePayment: (invoice) => paymentOfInvoice(stripe, invoice),
+      }),
   };
   return provider;
 }

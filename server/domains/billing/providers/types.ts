@@ -13,6 +13,15 @@ export interface CheckoutRequest {
   credits: number;
   successUrl: string;
   cancelUrl: string;
+  /** The buyer's customer at the provider, reused by every checkout (null: none there). */
+  customerId: string | null;
+}
+
+/** A session the provider opened: where to send the buyer, and until when it takes payment. */
+export interface ProviderSession {
+  id: string;
+  url: string;
+  expiresAt: Date | null;
 }
 
 /** A checkout the buyer has paid, as the fulfillment function needs it. */
@@ -39,8 +48,17 @@ export type ProviderSessionState =
 
 export interface CheckoutProvider {
   readonly name: 'stripe' | 'local';
-  createSession(request: CheckoutRequest): Promise<{ id: string; url: string }>;
+  /** The buyer's customer at the provider, made once per user (null: the provider has none). */
+  createCustomer(user: { userId: string; email: string }): Promise<string | null>;
+  createSession(request: CheckoutRequest): Promise<ProviderSession>;
   /** The provider's view of a session (Stripe: an API call; local: not needed). */
   retrieveSession(id: string): Promise<ProviderSessionState>;
+  /**
+   * Stops an open session from taking payment. A session that can no longer be expired answers
+   * its state instead: 'expired' already, or 'paid' / still 'open' when the buyer completed it.
+   */
+  expireSession(id: string): Promise<ProviderSessionState>;
   cancelSubscription(id: string): Promise<void>;
+  /** Refunds what the subscription's latest invoice charged, once however often it is asked. */
+  refundSubscription(id: string): Promise<void>;
 }

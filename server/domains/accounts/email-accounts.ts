@@ -1,0 +1,207 @@
+/**
+ * Email/password accounts: sign-up, proof of the address, password sign-in and password reset.
+ * An address counts as the account's only once its mailbox owner opened a link we mailed to it
+ * (issue 16, finding 1): until then nobody signs in with a password, and a Google sign-in with
+ * that address takes the account over (service.ts).
+ */
+import type { Config } from '../../config.ts';
+import type { Db, DbOrTx } from '../../core/db.ts';
+import { AppError, conflict, unauthorized } from '../../core/errors.ts';
+import type { Mailer } from '../../core/mailer.ts';
+import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../core/passwords.ts';
+import { hashToken, newToken } from '../../core/tokens.ts';
+import type { UserRow } from '../../db/schema.ts';
+import * as repo from './repository.ts';
+
+const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+const VERIFICATION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The answer to every accepted sign-up, new address or unproven one alike (no enumeration). */
+export const SIGN_UP_MESSAGE =
+  'Almost done: we have sent a link to your email address. Open it to confirm the address and finish signing up.';
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+const invalidVerification = () =>
+  new AppError(
+    400,
+    'VERIFICATION_TOKEN_INVALID',
+    'This confirmation link is invalid, expired or already used. Sign up again with the same email to get a new link, or sign in if you already confirmed it.',
+  );
+
+export function createEmailAccounts<S>(deps: {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  startSession: (user: UserRow) => Promise<S>;
+}) {
+  const { db, config, mailer, startSession } = deps;
+
+  /**
+   * Stores a new verification token and returns it. `chosen` is what a sign-up asked for; it is
+   * applied only when this token is used, so only the mailbox owner's click decides the password.
+   */
+  async function issueVerificationToken(
+    tx: DbOrTx,
+    userId: string,
+    chosen: { passwordHash: string; name: string | null } | null,
+  ): Promise<string> {
+    const token = newToken();
+    await repo.insertVerificationToken(tx, {
+      userId,
+      tokenHash: hashToken(token),
+      passwordHash: chosen?.passwordHash ?? null,
+      name: chosen?.name ?? null,
+      expiresAt: new Date(Date.now() + VERIFICATION_TOKEN_TTL_MS),
+    });
+    return token;
+  }
+
+  async function mailVerificationLink(to: string, token: string, reason: 'sign-up' | 'sign-in') {
+    // The page asks for a click before it uses the token: mail scanners fetch links on their own.
+    const link = `${config.publicSiteUrl}/verify-email?token=${token}`;
+    const why =
+      reason === 'sign-up'
+        ? 'Someone signed up with this email address.'
+        : 'Someone signed in with the password of the account under this email address, which is not confirmed yet.';
+    await mailer.send({
+      to,
+      subject: 'Confirm your email address',
+      text: [
+        why,
+        '',
+        'If it was you, confirm the address here (the link works once, for 24 hours):',
+        link,
+        '',
+        'If it was not you, ignore this message and do not open the link: nothing changes without it.',
+      ].join('\n'),
+    });
+  }
+
+  return {
+    /**
+     * Mails a confirmation link; the account is usable once it is opened. A proven address is
+     * refused (409); an unproven one answers like a new one and gets a link of its own.
+     */
+    async signUp(input: { email: string; password: string; name?: string | undefined }) {
+      const email = normalizeEmail(input.email);
+      const passwordHash = await hashPassword(input.password);
+      const name = input.name?.trim() || null;
+      const token = await db.transaction(async (tx) => {
+        const user =
+          (await repo.insertUser(tx, { email, provider: 'email' })) ??
+          (await repo.lockUserByEmail(tx, email));
+        if (!user) throw new Error(`user ${email} vanished after a conflicting insert`);
+        if (user.emailVerifiedAt) {
+          throw conflict(
+            'An account with this email already exists. Sign in instead, or reset your password.',
+            'EMAIL_TAKEN',
+          );
+        }
+        return issueVerificationToken(tx, user.id, { passwordHash, name });
+      });
+      await mailVerificationLink(email, token, 'sign-up');
+    },
+
+    /**
+     * Uses a confirmation link: proves the address, applies the password and name its sign-up
+     * chose, ends every earlier session and link (they predate the proof), and signs in.
+     */
+    async verifyEmail(token: string): Promise<S> {
+      const user = await db.transaction(async (tx) => {
+        const chosen = await repo.consumeVerificationToken(tx, hashToken(token));
+        const locked = chosen && (await repo.lockUser(tx, chosen.userId));
+        // A proven account takes no more links: a pending sign-up must not replace its password.
+        if (!chosen || !locked || locked.emailVerifiedAt) throw invalidVerification();
+        await repo.spendVerificationTokens(tx, locked.id);
+        await repo.revokeAllSessions(tx, locked.id);
+        return repo.updateUser(tx, locked.id, {
+          emailVerifiedAt: new Date(),
+          ...(chosen.passwordHash ? { passwordHash: chosen.passwordHash, name: chosen.name } : {}),
+        });
+      });
+      return startSession(user);
+    },
+
+    /**
+     * One generic error for a wrong email or a wrong password, in the same time. The right
+     * password of an unproven account (its own, or the one its latest sign-up chose) is refused
+     * too, with a fresh link to the mailbox that carries that sign-up's choices.
+     */
+    async signIn(input: { email: string; password: string }): Promise<S> {
+      const user = await repo.findUserByEmail(db, normalizeEmail(input.email));
+      const pending =
+        user && !user.emailVerifiedAt ? await repo.findLatestPendingSignUp(db, user.id) : null;
+      const matches = async (hash: string | null | undefined) =>
+        Boolean(hash) && (await verifyPassword(input.password, hash!));
+      const ownPassword = await matches(user?.passwordHash);
+      const pendingPassword = !ownPassword && (await matches(pending?.passwordHash));
+      if (!user?.passwordHash && !pending) {
+        await verifyPassword(input.password, await DUMMY_HASH_PROMISE); // same time as a miss
+      }
+      if (!user || !(ownPassword || pendingPassword)) {
+        throw unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
+      }
+      if (!user.emailVerifiedAt) {
+        const token = await issueVerificationToken(db, user.id, pendingPassword ? pending : null);
+        await mailVerificationLink(user.email, token, 'sign-in');
+        throw new AppError(
+          403,
+          'EMAIL_NOT_VERIFIED',
+          'Confirm your email address first: we have sent you a new link. Open it to finish signing in.',
+        );
+      }
+      return startSession(user);
+    },
+
+    /** Always resolves the same way; mails a single-use link only when the account exists. */
+    async requestPasswordReset(emailInput: string): Promise<void> {
+      const user = await repo.findUserByEmail(db, normalizeEmail(emailInput));
+      if (!user) return;
+      const token = newToken();
+      await repo.insertResetToken(db, {
+        userId: user.id,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+      });
+      const link = `${config.publicSiteUrl}/reset-password?token=${token}`;
+      await mailer.send({
+        to: user.email,
+        subject: 'Reset your password',
+        text: [
+          'Someone asked to reset the password of your account.',
+          '',
+          `Choose a new password here (the link works once, for one hour):`,
+          link,
+          '',
+          'If it was not you, ignore this message; your password stays as it is.',
+        ].join('\n'),
+      });
+    },
+
+    /**
+     * Sets a new password with a reset token; the token works once and signs out every session.
+     * The link reached the mailbox, so it also proves the address.
+     */
+    async confirmPasswordReset(input: { token: string; password: string }): Promise<void> {
+      const passwordHash = await hashPassword(input.password);
+      await db.transaction(async (tx) => {
+        const userId = await repo.consumeResetToken(tx, hashToken(input.token));
+        const user = userId && (await repo.lockUser(tx, userId));
+        if (!user) {
+          throw new AppError(
+            400,
+            'RESET_TOKEN_INVALID',
+            'This reset link is invalid, expired or already used. Ask for a new one.',
+          );
+        }
+        await repo.updateUser(tx, user.id, {
+          passwordHash,
+          emailVerifiedAt: user.emailVerifiedAt ?? new Date(),
+        });
+        await repo.spendVerificationTokens(tx, user.id);
+        await repo.revokeAllSessions(tx, user.id);
+      });
+    },
+  };
+}

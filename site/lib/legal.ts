@@ -1,0 +1,32 @@
+/**
+ * The values the legal pages (content/legal/*.md) name with `{{name}}` placeholders, and the fill
+ * that puts them in: content/legal/policy.json (refund numbers), content/site.json (brand,
+ * mailboxes) and the video contract (cost, length), so each value has one source. The page
+ * (site/pages/[legal].astro) and the test that ties the text to the product's behaviour
+ * (tests/security/legal-text-matches-behaviour.test.ts) both fill through here.
+ */
+import policy from '../../content/legal/policy.json' with { type: 'json' };
+import { VIDEO_COST, VIDEO_SECONDS } from '../../shared/video.ts';
+import { BRAND, MAILBOXES, PRODUCT_NAME } from './site.ts';
+
+export const LEGAL_VALUES: Readonly<Record<string, string | number>> = {
+  ...policy,
+  brand: BRAND,
+  productName: PRODUCT_NAME,
+  supportEmail: MAILBOXES.support!,
+  billingEmail: MAILBOXES.billing!,
+  videoCost: VIDEO_COST,
+  videoSeconds: VIDEO_SECONDS,
+};
+
+/**
+ * Fills `{{name}}` in rendered HTML. Markdown percent-encodes braces inside link targets
+ * (`mailto:{{billingEmail}}` becomes `mailto:%7B%7BbillingEmail%7D%7D`), so both forms match.
+ * An unknown name throws (naming `page`) rather than shipping a visible placeholder.
+ */
+export function fillLegalPlaceholders(html: string, page: string): string {
+  return html.replace(/(?:\{\{|%7B%7B)\s*(\w+)\s*(?:\}\}|%7D%7D)/gi, (_, name: string) => {
+    if (!(name in LEGAL_VALUES)) throw new Error(`${page}: unknown placeholder {{${name}}}.`);
+    return String(LEGAL_VALUES[name]);
+  });
+}
