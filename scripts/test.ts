@@ -49,20 +49,53 @@ function run(
   return result.status === 0;
 }
 
-function check(label: string, cmd: string, args: string[]): void {
-  const ok = run(label, cmd, args);
-  if (ok) passed += 1;
-  else failed += 1;
-  lines.push(`${ok ? '✓' : '✗'} ${label}`);
+/**
+ * A command in the background, its output kept and printed in one piece when it ends, so two
+ * such commands can share the machine's two cores without interleaving their lines.
+ */
+function runQuietly(label: string, cmd: string, args: string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    const finish = (ok: boolean) => {
+      console.log(`\n▶ ${label}: ${path.basename(cmd)} ${args.join(' ')}`);
+      process.stdout.write(Buffer.concat(output));
+      resolve(ok);
+    };
+    child.once('error', () => finish(false));
+    child.once('close', (code) => finish(code === 0));
+  });
+}
+
+/** Runs checks one after another in the background; each counts as one test. */
+async function checkChain(
+  steps: Array<[label: string, cmd: string, args: string[], counted?: false]>,
+) {
+  for (const [label, cmd, args, counted] of steps) {
+    const ok = await runQuietly(label, cmd, args);
+    if (counted === false) continue;
+    if (ok) passed += 1;
+    else failed += 1;
+    lines.push(`${ok ? '✓' : '✗'} ${label}`);
+  }
 }
 
 beginPhase('lint and types');
-check('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
-check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
-// astro sync writes .astro/types.d.ts (the astro:content module) that tsc needs on a fresh clone.
-run('astro sync', bin('astro'), ['sync']);
-check('types (tsc)', bin('tsc'), ['--noEmit', '-p', '.']);
-check('types (astro check)', bin('astro'), ['check', '--tsconfig', 'tsconfig.site.json']);
+// Two chains side by side: each tool runs on one core.
+await Promise.all([
+  checkChain([
+    ['format', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
+    ['lint', bin('eslint'), ['--max-warnings', '0', '.']],
+  ]),
+  checkChain([
+    // astro sync writes .astro/types.d.ts (the astro:content module) that tsc needs on a fresh clone.
+    ['astro sync', bin('astro'), ['sync'], false],
+    ['types (tsc)', bin('tsc'), ['--noEmit', '-p', '.']],
+    ['types (astro check)', bin('astro'), ['check', '--tsconfig', 'tsconfig.site.json']],
+  ]),
+]);
 
 // The sample clips the e2e specs play, rendered beside Vitest at the lowest CPU priority (it
 // leaves little idle), so the e2e server finds them in its cache instead of rendering first.

@@ -185,9 +185,9 @@ export default function LoginPanel() {
   if (!ready || alreadySignedIn) return <LoadingScreen />;
 
   return (
-    <section className="login-card" aria-labelledby="login-title">
+    <section className="auth-card" aria-labelledby="login-title">
       <h1 id="login-title">Sign in</h1>
-      <p className="login-lead">Sign in to generate videos, keep your history and buy credits.</p>
+      <p className="auth-lead">Sign in to generate videos, keep your history and buy credits.</p>
 
       {config.status === 'loading' && (
         <div className="login-status" role="status">

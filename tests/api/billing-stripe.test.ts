@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
 import { startStripeFake, type SignedEvent, type StripeFake } from '../fakes/stripe/index.ts';
 import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
-import { CHECKOUT_RETURN_URLS, requestCheckout } from '../helpers/billing.ts';
+import { CHECKOUT_RETURN_URLS, requestCheckout, stripeEnv } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 
 describe.each(databaseKinds)('billing through Stripe (fake) on %s', (kind) => {
@@ -12,11 +12,7 @@ describe.each(databaseKinds)('billing through Stripe (fake) on %s', (kind) => {
   beforeAll(async () => {
     stripe = await startStripeFake();
     t = await createTestApp(kind, {
-      env: {
-        STRIPE_SECRET_KEY: stripe.secretKey,
-        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-        STRIPE_API_BASE: stripe.url,
-      },
+      env: stripeEnv(stripe),
     });
   });
   afterAll(async () => {

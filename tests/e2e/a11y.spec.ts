@@ -1,7 +1,9 @@
 /**
  * Accessibility (issue 6 "Tests that must exist"): axe-core on every public page (from the
  * sitemap) and on the private pages a signed-out visitor sees, at desktop and phone widths.
- * Serious and critical violations fail; the message lists each one with where it is.
+ * Serious and critical violations fail; the message lists each one with where it is. The
+ * phone-width walk also checks that every page fits 390 px without sideways scrolling (one visit
+ * per page for both: the walks are the longest tests of the suite).
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -29,14 +31,42 @@ function describe(path: string, violation: Result): string {
   ].join('\n');
 }
 
-async function audit(page: Page, path: string): Promise<string[]> {
+/** Where a page is wider than the screen, naming the widest elements so the report says where. */
+async function tooWide(page: Page, path: string, screen: number): Promise<string[]> {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (width <= screen) return [];
+  const culprits = await page.evaluate(
+    (limit) =>
+      [...document.querySelectorAll<HTMLElement>('body *')]
+        .filter((el) => el.getBoundingClientRect().right > limit)
+        .filter(
+          (el) => !el.parentElement || el.parentElement.getBoundingClientRect().right <= limit,
+        )
+        .slice(0, 5)
+        .map((el) => {
+          const cls =
+            el.className && typeof el.className === 'string'
+              ? `.${el.className.trim().split(/\s+/).join('.')}`
+              : '';
+          return `${el.tagName.toLowerCase()}${cls} (right edge ${Math.round(el.getBoundingClientRect().right)} px)`;
+        }),
+    screen + 1,
+  );
+  return [`${path}: ${width} px wide, more than the ${screen} px screen; ${culprits.join(', ')}`];
+}
+
+async function audit(page: Page, path: string, screen: number): Promise<string[]> {
   const response = await page.goto(path);
   expect.soft(response?.status(), `${path}: status`).toBe(200);
   await settle(page);
+  const wide = screen <= 390 ? await tooWide(page, path, screen) : [];
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''))
-    .map((violation) => describe(path, violation));
+  return [
+    ...wide,
+    ...violations
+      .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''))
+      .map((violation) => describe(path, violation)),
+  ];
 }
 
 for (const viewport of [
@@ -46,17 +76,19 @@ for (const viewport of [
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport });
 
-    test('no page has a serious or critical axe violation', async ({ page, request }) => {
+    const title =
+      viewport.width <= 390
+        ? 'no page has a serious or critical axe violation, and every page fits the screen without sideways scrolling'
+        : 'no page has a serious or critical axe violation';
+    test(title, async ({ page, request }) => {
       const paths = [...(await publicPaths(request)), ...SIGNED_OUT_PAGES];
       const report: string[] = [];
       for (const path of paths) {
         await test.step(path, async () => {
-          report.push(...(await audit(page, path)));
+          report.push(...(await audit(page, path, viewport.width)));
         });
       }
-      expect(report, `axe violations at ${viewport.width} px:\n\n${report.join('\n\n')}\n`).toEqual(
-        [],
-      );
+      expect(report, `problems at ${viewport.width} px:\n\n${report.join('\n\n')}\n`).toEqual([]);
     });
   });
 }

@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { headerReady } from '../helpers/browser.ts';
-import { GENERATOR_PATH, SIGNED_OUT_PAGES, publicPaths, settle } from './site-pages.ts';
+import { GENERATOR_PATH } from './site-pages.ts';
 
 test.describe('desktop header', () => {
   test('the AI Tools dropdown opens on click and closes on a second click, Escape and an outside click', async ({
@@ -112,41 +112,5 @@ test.describe('the site shell at 390 px', () => {
     await headerReady(page);
     await expect(page.getByRole('dialog', { name: 'Menu' })).toBeHidden();
     await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
-  });
-
-  test('every public page fits the screen without sideways scrolling', async ({
-    page,
-    request,
-  }) => {
-    test.setTimeout(180_000);
-    const paths = [...(await publicPaths(request)), ...SIGNED_OUT_PAGES];
-    const tooWide: string[] = [];
-    for (const path of paths) {
-      await test.step(path, async () => {
-        await page.goto(path);
-        await settle(page);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        if (width > 390) {
-          // Name the widest elements so the report says where to look.
-          const culprits = await page.evaluate(() =>
-            [...document.querySelectorAll<HTMLElement>('body *')]
-              .filter((el) => el.getBoundingClientRect().right > 391)
-              .filter(
-                (el) => !el.parentElement || el.parentElement.getBoundingClientRect().right <= 391,
-              )
-              .slice(0, 5)
-              .map((el) => {
-                const cls =
-                  el.className && typeof el.className === 'string'
-                    ? `.${el.className.trim().split(/\s+/).join('.')}`
-                    : '';
-                return `${el.tagName.toLowerCase()}${cls} (right edge ${Math.round(el.getBoundingClientRect().right)} px)`;
-              }),
-          );
-          tooWide.push(`${path}: ${width} px wide; ${culprits.join(', ')}`);
-        }
-      });
-    }
-    expect(tooWide, `pages wider than 390 px:\n${tooWide.join('\n')}\n`).toEqual([]);
   });
 });

@@ -94,13 +94,13 @@ export function pageName(path: string): string {
 }
 
 /**
- * Waits until a page has settled: loaded, the network quiet for a moment (or 5 s have passed:
+ * Waits until a page has settled: loaded, the network quiet for a moment (or 2 s have passed:
  * the gallery's videos may keep streaming), and the `client:load` and `client:idle` islands
  * hydrated (Astro drops their `ssr` attribute then).
  */
 export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('load');
-  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
+  await page.waitForLoadState('networkidle', { timeout: 2_000 }).catch(() => {});
   await page
     .locator('astro-island[ssr]:is([client="load"], [client="idle"])')
     .first()

@@ -4,6 +4,19 @@ import { bearer } from './app.ts';
 import { localCheckoutForm } from './local-checkout.ts';
 
 /** The site's origin in test apps (PUBLIC_SITE_URL in `testConfig`). */
+/** The settings that point the app at a Stripe fake (tests/fakes/stripe). */
+export function stripeEnv(stripe: {
+  secretKey: string;
+  webhookSecret: string;
+  url: string;
+}): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_API_BASE: stripe.url,
+  };
+}
+
 export const SITE_ORIGIN = 'http://localhost:4321';
 
 /** The return URLs the pricing page asks the checkout for. */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeFake, type StripeFake } from '../fakes/stripe/index.ts';
 import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
-import { submitLocalCheckout } from '../helpers/billing.ts';
+import { submitLocalCheckout, stripeEnv } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 import { filesUnder, rel } from '../helpers/source-tree.ts';
 
@@ -108,9 +108,7 @@ describe('Redirects built from the Host header', () => {
         env: {
           PUBLIC_SITE_URL,
           TRUST_PROXY: 'true',
-          STRIPE_SECRET_KEY: stripe.secretKey,
-          STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-          STRIPE_API_BASE: stripe.url,
+          ...stripeEnv(stripe),
         },
       });
     });

@@ -21,7 +21,7 @@ import { createCreditsService } from '../../server/domains/credits/service.ts';
 import { BILLING_MESSAGES, findPlan } from '../../shared/billing.ts';
 import { startStripeFake, type SignedEvent, type StripeFake } from '../fakes/stripe/index.ts';
 import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
-import { requestCheckout, SITE_ORIGIN } from '../helpers/billing.ts';
+import { requestCheckout, SITE_ORIGIN, stripeEnv } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 
 const credits = (planId: string) => findPlan(planId)!.credits;
@@ -36,11 +36,7 @@ describe('One active subscription per user', () => {
     beforeAll(async () => {
       stripe = await startStripeFake();
       t = await createTestApp(kind, {
-        env: {
-          STRIPE_SECRET_KEY: stripe.secretKey,
-          STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-          STRIPE_API_BASE: stripe.url,
-        },
+        env: stripeEnv(stripe),
       });
       sdk = new Stripe(stripe.secretKey, {
         host: '127.0.0.1',

@@ -19,7 +19,7 @@ import {
 } from '../../server/db/schema.ts';
 import { startStripeFake, type SignedEvent, type StripeFake } from '../fakes/stripe/index.ts';
 import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
-import { requestCheckout } from '../helpers/billing.ts';
+import { requestCheckout, stripeEnv } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 
 const LITE = 590;
@@ -41,11 +41,7 @@ describe.each(databaseKinds)('Stripe events we ignore today, on %s', (kind) => {
   beforeAll(async () => {
     stripe = await startStripeFake();
     t = await createTestApp(kind, {
-      env: {
-        STRIPE_SECRET_KEY: stripe.secretKey,
-        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-        STRIPE_API_BASE: stripe.url,
-      },
+      env: stripeEnv(stripe),
     });
   });
   afterAll(async () => {

@@ -6,7 +6,6 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db.ts';
 import {
-  checkoutSessions,
   invoicePayments,
   paymentDisputes,
   subscriptions,
@@ -164,19 +163,5 @@ export async function markSubscriptionPastDue(
       ),
     )
     .returning({ id: subscriptions.id });
-  return changed.length > 0;
-}
-
-/** An open checkout ends unpaid (expired, or its delayed payment failed). True when changed. */
-export async function closeOpenCheckout(
-  db: DbOrTx,
-  id: string,
-  status: 'expired' | 'failed',
-): Promise<boolean> {
-  const changed = await db
-    .update(checkoutSessions)
-    .set({ status })
-    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'open')))
-    .returning({ id: checkoutSessions.id });
   return changed.length > 0;
 }

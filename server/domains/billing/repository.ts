@@ -73,11 +73,14 @@ export async function updateCheckout(
   await db.update(checkoutSessions).set(changes).where(eq(checkoutSessions.id, id));
 }
 
-/** Sets a checkout's status only while it is open; false when it was paid, canceled or expired first. */
+/**
+ * Ends an open checkout unpaid (canceled, expired, or its delayed payment failed); false when it
+ * was paid or closed first.
+ */
 export async function closeOpenCheckout(
   db: DbOrTx,
   id: string,
-  status: 'canceled' | 'expired',
+  status: 'canceled' | 'expired' | 'failed',
 ): Promise<boolean> {
   const closed = await db
     .update(checkoutSessions)

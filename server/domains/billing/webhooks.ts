@@ -155,7 +155,7 @@ export function createStripeWebhookHandler(deps: {
     event: EventOf<'checkout.session.expired' | 'checkout.session.async_payment_failed'>,
   ) {
     const status = event.type === 'checkout.session.expired' ? 'expired' : 'failed';
-    await payments.closeOpenCheckout(tx, event.sessionId, status);
+    await repo.closeOpenCheckout(tx, event.sessionId, status);
   }
 
   /** A refunded pack or subscription invoice takes its credits back (never below zero). */
