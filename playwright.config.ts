@@ -30,7 +30,9 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 7_000 },
   outputDir: '.test-output/playwright',
-  use: { baseURL, trace: 'retain-on-failure', launchOptions: chromium },
+  // Traces are recorded only when a failed test is retried: recording every test costs CPU in
+  // a phase that is CPU-bound on two cores.
+  use: { baseURL, trace: 'on-first-retry', launchOptions: chromium },
   projects: [
     {
       name: 'desktop',
