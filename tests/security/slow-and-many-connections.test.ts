@@ -39,6 +39,19 @@ function watch(port: number): Watched {
   return { socket, closedAfterMs, received: () => received };
 }
 
+/** Resolves once the server holds `count` open connections (polled: Node has no event for it). */
+async function serverHolds(server: RunningServer, count: number): Promise<void> {
+  const open = () =>
+    new Promise<number>((resolve, reject) =>
+      server.app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
+    );
+  const deadline = Date.now() + 5000;
+  while ((await open()) !== count) {
+    if (Date.now() > deadline) throw new Error(`the server never held ${count} connections`);
+    await sleep(10);
+  }
+}
+
 /** Resolves with the close time, or null when the socket is still open after `ms`. */
 const closedWithin = (w: Watched, ms: number) =>
   Promise.race([w.closedAfterMs, sleep(ms).then(() => null)]);
@@ -143,14 +156,14 @@ describe('Slow and many connections', () => {
       await Promise.all(
         held.map((w) => new Promise<void>((resolve) => w.socket.once('connect', resolve))),
       );
-      await sleep(100);
+      await serverHolds(server, 20);
       const extra = watch(server.port);
       // Over the cap the server closes the new connection at once, unanswered.
       expect(await closedWithin(extra, 1000)).not.toBeNull();
       expect(extra.received()).toBe('');
       for (const w of held) w.socket.destroy();
       await Promise.all(held.map((w) => w.closedAfterMs));
-      await sleep(100);
+      await serverHolds(server, 0);
       const health = await fetch(`http://127.0.0.1:${server.port}/api/health`);
       expect(health.status).toBe(200);
     });
