@@ -8,6 +8,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import site from '../content/site.json' with { type: 'json' };
 import pkg from '../package.json' with { type: 'json' };
+import { describeRoute, VideoEnvSchema, videoConfig, type VideoConfig } from './config-video.ts';
 
 const EnvSchema = Type.Object({
   NODE_ENV: Type.Union(
@@ -35,17 +36,7 @@ const EnvSchema = Type.Object({
   STRIPE_WEBHOOK_SECRET: Type.String({ default: '' }),
   STRIPE_API_BASE: Type.String({ default: '' }),
   MAIL_FROM: Type.String({ default: '' }),
-  VIDEO_PROVIDER: Type.Union([Type.Literal('local'), Type.Literal('veo')], { default: 'local' }),
-  GEMINI_API_KEY: Type.String({ default: '' }),
-  GEMINI_API_BASE: Type.String({ default: 'https://generativelanguage.googleapis.com' }),
-  VEO_MODEL_TEXT: Type.String({ default: '' }),
-  VEO_MODEL_IMAGE: Type.String({ default: '' }),
-  VIDEO_DEADLINE_MINUTES: Type.Integer({ minimum: 1, maximum: 24 * 60, default: 20 }),
-  VIDEO_WORKER: Type.Union([Type.Literal('inline'), Type.Literal('off')], { default: 'inline' }),
-  VIDEO_WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 32, default: 2 }),
-  VIDEO_LEASE_SECONDS: Type.Integer({ minimum: 2, maximum: 600, default: 30 }),
-  VIDEO_POLL_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 0 }),
-  LOCAL_RENDER_FAIL_PATTERN: Type.String({ default: '' }),
+  ...VideoEnvSchema,
   SERVE_SITE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   SAMPLE_CLIPS: Type.Union([Type.Literal('render'), Type.Literal('off')], { default: 'render' }),
   SAMPLE_CACHE_DIR: Type.String({ default: '' }),
@@ -101,20 +92,7 @@ export interface Config {
   mail: { smtpUrl: string | null; from: string };
   /** Null: the local checkout (local mode only). */
   stripe: { secretKey: string; webhookSecret: string; apiBase: URL | null } | null;
-  video: {
-    provider: 'local' | 'veo';
-    gemini: { apiBase: string; apiKey: string; textModel: string; imageModel: string };
-    deadlineMs: number;
-    /** inline: `npm start` runs the worker in-process; off: only `npm run worker` does. */
-    worker: 'inline' | 'off';
-    concurrency: number;
-    /** How long a claimed task stays a worker's without a renewal (a crashed worker's expires). */
-    leaseMs: number;
-    /** Pause between status checks of a job; 0: the provider's default. */
-    pollMs: number;
-    /** Local renderer only: prompts matching this fail on purpose, to try the failure path. */
-    localFailPattern: RegExp | null;
-  };
+  video: VideoConfig;
   serveSite: boolean;
   samples: {
     /** render: clips missing from the cache are rendered in the background after start. */
@@ -172,6 +150,17 @@ const HTTP_DEADLINES = {
 /** Thrown at boot when the environment is invalid; the message names the variable to fix. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** The video settings, with start-up's refusals as ConfigError (issue 17). */
+function videoSettings(env: Env, isProduction: boolean): VideoConfig {
+  const publicOrigin =
+    isProduction && env.PUBLIC_SITE_URL ? env.PUBLIC_SITE_URL.replace(/\/+$/, '') : null;
+  try {
+    return videoConfig(env, publicOrigin);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 /** Loads ./.env into process.env when present (values already set win). */
@@ -234,23 +223,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             apiBase: env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null,
           }
         : null,
-    video: {
-      provider: env.VIDEO_PROVIDER,
-      gemini: {
-        apiBase: env.GEMINI_API_BASE.replace(/\/+$/, ''),
-        apiKey: env.GEMINI_API_KEY,
-        textModel: env.VEO_MODEL_TEXT,
-        imageModel: env.VEO_MODEL_IMAGE,
-      },
-      deadlineMs: env.VIDEO_DEADLINE_MINUTES * 60_000,
-      worker: env.VIDEO_WORKER,
-      concurrency: env.VIDEO_WORKER_CONCURRENCY,
-      leaseMs: env.VIDEO_LEASE_SECONDS * 1000,
-      pollMs: env.VIDEO_POLL_MS,
-      localFailPattern: env.LOCAL_RENDER_FAIL_PATTERN
-        ? new RegExp(env.LOCAL_RENDER_FAIL_PATTERN)
-        : null,
-    },
+    video: videoSettings(env, isProduction),
     serveSite: env.SERVE_SITE === 'true',
     samples: {
       render: env.SAMPLE_CLIPS === 'render',
@@ -274,15 +247,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(
       `Stripe needs both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET. Set ${missing}.`,
     );
-  }
-  if (config.video.provider === 'veo') {
-    for (const [name, value] of [
-      ['GEMINI_API_KEY', config.video.gemini.apiKey],
-      ['VEO_MODEL_TEXT', config.video.gemini.textModel],
-      ['VEO_MODEL_IMAGE', config.video.gemini.imageModel],
-    ] as const) {
-      if (!value) throw new ConfigError(`VIDEO_PROVIDER=veo needs ${name}.`);
-    }
   }
   if (isProduction) assertProductionReady(config, env);
   return config;
@@ -351,11 +315,16 @@ function assertProductionReady(config: Config, env: Env): void {
   if (!env.PUBLIC_SITE_URL)
     missing.push(['PUBLIC_SITE_URL', 'canonical links and mail need the public origin']);
   if (!config.mail.smtpUrl) missing.push(['SMTP_URL', 'the outbox mailer is local-only']);
-  if (config.video.provider !== 'veo') {
-    missing.push([
-      'VIDEO_PROVIDER=veo',
-      'the ffmpeg renderer is local-only (with GEMINI_API_KEY, VEO_MODEL_TEXT, VEO_MODEL_IMAGE)',
-    ]);
+  for (const [variable, route] of [
+    ['VIDEO_ROUTE_TEXT', config.video.routes.text],
+    ['VIDEO_ROUTE_IMAGE', config.video.routes.image],
+  ] as const) {
+    if (route.some((entry) => entry.provider === 'local')) {
+      missing.push([
+        variable,
+        'the ffmpeg renderer (local) is local-only: route to fal, replicate, vertex or gemini',
+      ]);
+    }
   }
   if (!config.stripe) {
     missing.push(['STRIPE_SECRET_KEY', 'the local checkout is local-only']);
@@ -373,7 +342,8 @@ export function describeAdapters(config: Config): Record<string, string> {
     database: config.databaseUrl ? 'PostgreSQL' : 'local (embedded PGlite)',
     'sign-in': config.google.clientId ? 'Google' : 'local (sign-in form)',
     payments: config.stripe ? 'Stripe Checkout' : 'local (checkout page)',
-    video: config.video.provider === 'veo' ? 'Veo (Gemini API)' : 'local (ffmpeg renderer)',
+    'video (text)': describeRoute(config.video.routes.text),
+    'video (image)': describeRoute(config.video.routes.image),
     mail: config.mail.smtpUrl ? 'SMTP' : 'local (outbox files)',
   };
 }

@@ -55,7 +55,7 @@ export async function startServer(config: Config, deps: AppDeps = {}): Promise<R
 
   const worker =
     config.video.worker === 'inline'
-      ? createConfiguredWorker(config, app.database.db, app.log)
+      ? createConfiguredWorker(config, app.database.db, app.log, app.videoProviders)
       : null;
   worker?.start();
 

@@ -185,6 +185,30 @@ export const StatusQuery = Type.Object({
 
 // ─── Responses ─────────────────────────────────────────────────────────────
 
+/** One video provider in the overview (issue 17): routes, breaker, last 24 hours. */
+export const AdminVideoProvider = Type.Object({
+  provider: Type.String(),
+  /** Where it sits in the routes, e.g. `text #1: fal-ai/veo3.1`. */
+  routes: Type.Array(Type.String()),
+  /** Set while the breaker is open (the provider is skipped). */
+  breakerOpenUntil: Type.Union([Type.String(), Type.Null()]),
+  /** Set while it asked us to wait (429). */
+  rateLimitedUntil: Type.Union([Type.String(), Type.Null()]),
+  consecutiveFailures: Type.Integer(),
+  /** The provider's own text (admin only). */
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastErrorAt: Type.Union([Type.String(), Type.Null()]),
+  tasks24h: Type.Integer(),
+  succeeded24h: Type.Integer(),
+  failed24h: Type.Integer(),
+  /** Succeeded ÷ finished, or null before any finished. */
+  successRate: Type.Union([Type.Number(), Type.Null()]),
+  /** Seconds from the request to a playable video, succeeded tasks only. */
+  p50Seconds: Type.Union([Type.Number(), Type.Null()]),
+  p95Seconds: Type.Union([Type.Number(), Type.Null()]),
+});
+export type AdminVideoProvider = Static<typeof AdminVideoProvider>;
+
 export const OverviewResponse = Ok(
   Type.Object({
     users: Type.Integer(),
@@ -196,6 +220,7 @@ export const OverviewResponse = Ok(
     }),
     webhooksLast24h: Type.Integer(),
     build: AdminSiteBuild,
+    videoProviders: Type.Array(AdminVideoProvider),
   }),
 );
 export type OverviewResponse = Static<typeof OverviewResponse>;

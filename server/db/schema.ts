@@ -3,12 +3,14 @@
  * ./migrations (`npm run db:generate`); the same SQL runs on PGlite and PostgreSQL.
  */
 import { sql } from 'drizzle-orm';
+import type { RouteAttempt } from './video-schema.ts';
 import {
   boolean,
   check,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   text,
   timestamp,
@@ -260,8 +262,24 @@ export const videoTasks = pgTable(
     prompt: text('prompt').notNull(),
     /** The re-encoded upload under DATA_DIR/uploads (image mode). */
     inputImage: text('input_image'),
+    // The per-task record of issue 17: the provider (the route's first until one accepts) and
+    // model that took the job, the adapter's job id (all its later calls need) and the
+    // provider's request id (webhooks name it), submit_started_at (set before a submit is
+    // sent: with no job id after a crash, that submit is in doubt), timings, reported cost,
+    // the provider's own error text (admin only), why it failed, and every submit tried.
     provider: text('provider').notNull(),
+    providerModel: text('provider_model'),
     providerJobId: text('provider_job_id'),
+    providerRequestId: text('provider_request_id'),
+    submitStartedAt: at('submit_started_at'),
+    submittedAt: at('submitted_at'),
+    providerFinishedAt: at('provider_finished_at'),
+    providerCostUsd: numeric('provider_cost_usd', { precision: 12, scale: 6 }),
+    providerError: text('provider_error'),
+    failureKind: text('failure_kind'),
+    routeAttempts: jsonb('route_attempts').$type<RouteAttempt[]>().notNull().default([]),
+    /** Not claimed before this (a rate limit's Retry-After, the next status check). */
+    runAfter: at('run_after').notNull().defaultNow(),
     resultUrl: text('result_url'),
     posterUrl: text('poster_url'),
     errorMessage: text('error_message'),
@@ -275,6 +293,8 @@ export const videoTasks = pgTable(
   (t) => [
     index('video_tasks_queue_idx').on(t.status, t.createdAt),
     index('video_tasks_user_idx').on(t.userId, t.createdAt),
+    index('video_tasks_provider_request_idx').on(t.providerRequestId),
+    index('video_tasks_created_idx').on(t.createdAt),
     check('video_tasks_progress_range', sql`${t.progress} between 0 and 100`),
   ],
 );
@@ -354,6 +374,7 @@ export const adminLoginFailures = pgTable('admin_login_failures', {
 
 // Tables of what happens to a payment after it is made (issue 16): invoice payments, disputes.
 export * from './payment-events-schema.ts';
+export * from './video-schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type PostRow = typeof posts.$inferSelect;

@@ -8,27 +8,25 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
-import { startVeoFake, type VeoFake } from '../fakes/veo/index.ts';
+import { startFalFake, type FalFake } from '../fakes/fal/index.ts';
 import { createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
 import { grantCredits, requestGeneration } from '../helpers/video.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const TEXT_MODEL_ID = 'veo-test-text-001';
-const IMAGE_MODEL_ID = 'veo-test-frames-001';
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('video workers as processes on PostgreSQL', () => {
-  let veo: VeoFake;
+  let fal: FalFake;
   let t: TestApp;
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    veo = await startVeoFake({ models: [TEXT_MODEL_ID, IMAGE_MODEL_ID] });
+    fal = await startFalFake();
     t = await createTestApp('postgres');
   });
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL');
     await t.close();
-    await veo.close();
+    await fal.close();
   });
 
   function startWorker(extraEnv: Record<string, string> = {}) {
@@ -39,11 +37,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('video workers as processes on P
         NODE_ENV: 'development',
         DATABASE_URL: t.database.url!,
         DATA_DIR: t.dataDir,
-        VIDEO_PROVIDER: 'veo',
-        GEMINI_API_BASE: veo.url,
-        GEMINI_API_KEY: veo.apiKey,
-        VEO_MODEL_TEXT: TEXT_MODEL_ID,
-        VEO_MODEL_IMAGE: IMAGE_MODEL_ID,
+        ...fal.env,
+        VIDEO_ROUTE_TEXT: `fal:${fal.models.text}`,
+        VIDEO_ROUTE_IMAGE: `fal:${fal.models.image}`,
         VIDEO_POLL_MS: '50',
         VIDEO_LEASE_SECONDS: '2',
         VIDEO_WORKER_CONCURRENCY: '3',
@@ -74,19 +70,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('video workers as processes on P
     }
     throw new Error('timed out');
   };
-  const submitsOf = (prompt: string) =>
-    veo.requests.filter(
-      (r) =>
-        r.method === 'POST' &&
-        (r.body as { instances?: Array<{ prompt?: string }> } | undefined)?.instances?.[0]
-          ?.prompt === prompt &&
-        r.status === 200,
-    ).length;
+  /** Jobs fal accepted (and would bill) for a prompt. */
+  const submitsOf = (prompt: string) => fal.jobs.filter((j) => j.prompt === prompt).length;
 
   it('a worker killed mid-task (SIGKILL): the task finishes after restart, charged once, submitted once', async () => {
     const ann = await signInLocal(t.app, 'kill@example.com');
     await grantCredits(t, ann.user.id, 17);
-    veo.pollsUntilDone = 1_000_000; // keeps running until we let it finish
+    fal.pollsUntilDone = 1_000_000; // keeps running until we let it finish
     const taskId = await submit(ann.token, 'survive a crash');
     const first = startWorker();
     await waitFor(
@@ -96,7 +86,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('video workers as processes on P
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
 
-    veo.pollsUntilDone = 1;
+    fal.pollsUntilDone = 1;
     startWorker();
     await waitFor(
       async () => (await tasks()).find((x) => x.id === taskId)?.status === 'completed',
@@ -107,7 +97,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('video workers as processes on P
   }, 60_000);
 
   it('two workers process 20 tasks exactly once each', async () => {
-    veo.pollsUntilDone = 2;
+    fal.pollsUntilDone = 2;
     const users = await Promise.all(
       Array.from({ length: 7 }, (_, i) => signInLocal(t.app, `pair-${i}@example.com`)),
     );

@@ -43,10 +43,9 @@ export const PRODUCTION_ENV: Record<string, string> = {
   SMTP_URL: 'smtp://mail.invalid:25',
   STRIPE_SECRET_KEY: 'sk_test_unused',
   STRIPE_WEBHOOK_SECRET: 'whsec_unused',
-  VIDEO_PROVIDER: 'veo',
-  GEMINI_API_KEY: 'unused',
-  VEO_MODEL_TEXT: 'veo-text-unused',
-  VEO_MODEL_IMAGE: 'veo-image-unused',
+  VIDEO_ROUTE_TEXT: 'fal:fal-ai/veo3.1',
+  VIDEO_ROUTE_IMAGE: 'fal:fal-ai/veo3.1/image-to-video',
+  FAL_KEY: 'unused',
 };
 
 /** The operator account every test app has (override ADMIN_* in `env` to change or drop it). */

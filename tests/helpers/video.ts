@@ -5,7 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
+import { queryRows, type Db } from '../../server/core/db.ts';
+import { testVideo } from '../fakes/video/test-video.ts';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
 import type {
   VideoJobInput,
@@ -83,16 +86,21 @@ export const pngImage = (width = 64, height = 48, color = { r: 220, g: 30, b: 30
     .toBuffer();
 
 /**
- * An in-memory provider: each job runs `polls` polls, then succeeds (writing a small file) or
- * fails as told. It counts submits per prompt so tests can prove each task ran once.
+ * An in-memory provider: each job runs `polls` polls, then succeeds (its download is the fakes'
+ * real 8 s test video) or fails as told. It counts submits per prompt so tests can prove each
+ * task ran once.
  */
 export function fakeProvider(
-  opts: { polls?: number; failFor?: (prompt: string) => string | null } = {},
+  opts: {
+    polls?: number;
+    failFor?: (prompt: string) => string | null;
+    name?: string;
+  } = {},
 ) {
   const jobs = new Map<string, { input: VideoJobInput; polls: number }>();
   const submits = new Map<string, number>();
   const provider: VideoProvider & { submits: Map<string, number>; jobs: typeof jobs } = {
-    name: 'fake',
+    name: opts.name ?? 'fake',
     submits,
     jobs,
     async submit(input) {
@@ -103,16 +111,48 @@ export function fakeProvider(
     },
     async poll(id): Promise<VideoJobState> {
       const job = jobs.get(id);
-      if (!job) return { state: 'failed', reason: 'unknown job' };
+      if (!job) return { state: 'failed', kind: 'provider', detail: 'unknown job' };
       job.polls += 1;
       if (job.polls < (opts.polls ?? 2))
         return { state: 'running', progress: job.polls / (opts.polls ?? 2) };
       const reason = opts.failFor?.(job.input.prompt) ?? null;
-      return reason ? { state: 'failed', reason } : { state: 'succeeded' };
+      return reason
+        ? { state: 'failed', kind: 'provider', detail: reason }
+        : { state: 'succeeded' };
     },
-    async download(id, dest) {
-      await writeFile(dest, Buffer.from(`fake video for ${jobs.get(id)?.input.prompt}`));
+    async download(_id, dest) {
+      await writeFile(dest, await testVideo());
     },
+    async cancel() {},
+    requestIdOf: (id) => id,
   };
   return provider;
+}
+
+/** The routes that send both modes to one provider (for workers built in tests). */
+export const routesTo = (provider: string, model = 'test-model') => ({
+  text: [{ provider, model }],
+  image: [{ provider, model }],
+});
+
+/**
+ * Runs a worker until no task is unfinished: steps each due task, and waits out the pauses
+ * between a job's status checks (tests set them to a few milliseconds).
+ */
+export async function drainQueue(
+  db: Db,
+  worker: { processNext(): Promise<boolean> },
+  timeoutMs = 20_000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await worker.processNext()) continue;
+    const open = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from video_tasks where status in ('pending', 'processing')`,
+    );
+    if ((open[0]?.n ?? 0) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error('the video queue did not drain in time');
 }

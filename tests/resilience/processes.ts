@@ -45,7 +45,8 @@ export const BASE_ENV: Record<string, string> = {
   SMTP_URL: '',
   GOOGLE_CLIENT_ID: '',
   PUBLIC_GA_MEASUREMENT_ID: '',
-  VIDEO_PROVIDER: 'local',
+  VIDEO_ROUTE_TEXT: 'local:local',
+  VIDEO_ROUTE_IMAGE: 'local:local',
   // A fixed origin: it is an input of the site build, so a restart on another port reuses the
   // release instead of rebuilding it.
   PUBLIC_SITE_URL: 'http://localhost:4321',

@@ -5,6 +5,8 @@
  * configured providers) and reports each with its time. Only Stripe is called over the network,
  * and only when it is configured.
  */
+import { describeRoute, routedProviders } from '../../config-video.ts';
+import { providerOverview } from '../video/service.ts';
 import { constants } from 'node:fs';
 import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -109,13 +111,14 @@ export function createOperations(deps: {
   }
 
   async function checkVideoProvider(): Promise<string> {
-    if (config.video.provider === 'veo') {
-      const { apiKey, textModel, imageModel } = config.video.gemini;
-      if (!apiKey || !textModel || !imageModel) throw new Error('Gemini settings are missing.');
-      return `Gemini Veo configured (${textModel}, ${imageModel}); not called by the self-test`;
+    const routes = (['text', 'image'] as const).map(
+      (mode) => `${mode}: ${describeRoute(config.video.routes[mode])}`,
+    );
+    if (routedProviders(config.video).has('local')) {
+      await access(ffmpeg.path, constants.X_OK);
     }
-    await access(ffmpeg.path, constants.X_OK);
-    return `local ffmpeg renderer (${ffmpeg.version ?? 'bundled'}) is executable`;
+    // Providers bill by request, so the self-test names the routes and does not call them.
+    return `${routes.join('; ')}; hosted providers are not called by the self-test`;
   }
 
   async function checkGoogle(): Promise<string> {
@@ -154,6 +157,7 @@ export function createOperations(deps: {
 
   return {
     build: () => siteBuildStatus(publisher, config.dataDir),
+    videoProviders: () => providerOverview(database.db, config.video.routes),
 
     async status(): Promise<Status> {
       const started = performance.now();

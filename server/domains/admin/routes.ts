@@ -164,8 +164,12 @@ export async function adminRoutes(
       },
     },
     async () => {
-      const [counts, build] = await Promise.all([admin.overviewCounts(), operations.build()]);
-      return ok({ ...counts, build });
+      const [counts, build, videoProviders] = await Promise.all([
+        admin.overviewCounts(),
+        operations.build(),
+        operations.videoProviders(),
+      ]);
+      return ok({ ...counts, build, videoProviders });
     },
   );
 

@@ -1,7 +1,7 @@
 /** SQL for video tasks and the queue. Every function takes `db | tx` first. */
 import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
-import { videoTasks, type VideoTaskRow } from '../../db/schema.ts';
+import { videoTasks, type RouteAttempt, type VideoTaskRow } from '../../db/schema.ts';
 
 export type NewVideoTask = typeof videoTasks.$inferInsert;
 
@@ -54,9 +54,9 @@ export async function completedPage(db: DbOrTx, userId: string, limit: number, o
 }
 
 /**
- * Claims the oldest claimable task for `owner`: a pending one, or a processing one whose lease
- * expired (its worker died). SKIP LOCKED lets several workers claim at once without waiting on
- * each other or taking the same row.
+ * Claims the oldest claimable task for `owner`: one waiting (pending, or processing between two
+ * status checks) whose `run_after` has come, or one whose lease expired (its worker died). SKIP
+ * LOCKED lets several workers claim at once without waiting on each other or taking the same row.
  */
 export async function claimTask(
   db: DbOrTx,
@@ -66,15 +66,14 @@ export async function claimTask(
   const rows = await queryRows<{ id: string }>(
     db,
     sql`update video_tasks set
-          status = 'processing',
           lease_owner = ${owner},
           lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000}),
-          attempts = attempts + 1,
           updated_at = now()
         where id = (
           select id from video_tasks
-          where status = 'pending'
-             or (status = 'processing' and (lease_expires_at is null or lease_expires_at < now()))
+          where status in ('pending', 'processing')
+            and (lease_expires_at is null or lease_expires_at < now())
+            and run_after <= now()
           order by created_at
           for update skip locked
           limit 1
@@ -138,21 +137,120 @@ export async function completeTask(
   return rows.length > 0;
 }
 
-/** Gives a task back to the queue for another attempt (keeps its provider job id to resume). */
+/**
+ * Hands a task back until `waitMs` from now: `pending` while no provider has it, `processing`
+ * between two status checks of its job (it keeps its job id, so any worker resumes it).
+ */
 export async function releaseTask(
   db: DbOrTx,
   id: string,
   owner: string,
-  message: string,
+  next: { status: 'pending' | 'processing'; message: string; waitMs: number; progress?: number },
 ): Promise<void> {
   await db
     .update(videoTasks)
     .set({
-      status: 'pending',
-      statusMessage: message,
+      status: next.status,
+      statusMessage: next.message,
+      ...(next.progress === undefined
+        ? {}
+        : { progress: Math.max(0, Math.min(99, Math.round(next.progress))) }),
+      runAfter: sql`now() + make_interval(secs => ${Math.max(0, next.waitMs) / 1000})`,
       ...unleased(),
     })
-    .where(heldBy(id, owner));
+    .where(and(eq(videoTasks.id, id), eq(videoTasks.leaseOwner, owner)));
+}
+
+/** Marks a submit as sent: if the worker dies before it records the answer, it is in doubt. */
+export async function markSubmitStarted(db: DbOrTx, id: string, owner: string): Promise<boolean> {
+  const rows = await db
+    .update(videoTasks)
+    .set({ submitStartedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(videoTasks.id, id), eq(videoTasks.leaseOwner, owner)))
+    .returning({ id: videoTasks.id });
+  return rows.length > 0;
+}
+
+/**
+ * Records one submit's outcome on the task (route_attempts, attempts) and, when the provider
+ * accepted it, the job: from here on the task is that provider's and is never submitted again.
+ */
+export async function recordSubmit(
+  db: DbOrTx,
+  id: string,
+  attempt: RouteAttempt,
+  accepted?: { jobId: string; requestId: string },
+): Promise<void> {
+  await db
+    .update(videoTasks)
+    .set({
+      routeAttempts: sql`${videoTasks.routeAttempts} || ${JSON.stringify([attempt])}::jsonb`,
+      attempts: sql`${videoTasks.attempts} + 1`,
+      submitStartedAt: null,
+      updatedAt: sql`now()`,
+      ...(accepted
+        ? {
+            status: 'processing' as const,
+            provider: attempt.provider,
+            providerModel: attempt.model,
+            providerJobId: accepted.jobId,
+            providerRequestId: accepted.requestId,
+            submittedAt: sql`now()`,
+            progress: 3,
+          }
+        : { providerError: `${attempt.provider}: ${attempt.outcome}` }),
+    })
+    .where(eq(videoTasks.id, id));
+}
+
+/** The provider said the job finished (either way): when, what it billed, its own error text. */
+export async function recordProviderFinished(
+  db: DbOrTx,
+  id: string,
+  facts: { costUsd?: number; error?: string },
+): Promise<void> {
+  await db
+    .update(videoTasks)
+    .set({
+      providerFinishedAt: sql`coalesce(${videoTasks.providerFinishedAt}, now())`,
+      ...(facts.costUsd === undefined ? {} : { providerCostUsd: String(facts.costUsd) }),
+      ...(facts.error === undefined ? {} : { providerError: facts.error.slice(0, 2000) }),
+    })
+    .where(eq(videoTasks.id, id));
+}
+
+/** A verified webhook: the job's task is checked at once instead of at its next poll. */
+export async function nudgeByRequestId(
+  db: DbOrTx,
+  provider: string,
+  requestId: string,
+): Promise<number> {
+  const rows = await db
+    .update(videoTasks)
+    .set({ runAfter: sql`now()` })
+    .where(
+      and(
+        eq(videoTasks.providerRequestId, requestId),
+        eq(videoTasks.provider, provider),
+        inArray(videoTasks.status, ['pending', 'processing']),
+      ),
+    )
+    .returning({ id: videoTasks.id });
+  return rows.length;
+}
+
+/** How many tasks no provider has yet were queued before this one (at most 999 counted). */
+export async function queuePosition(db: DbOrTx, task: VideoTaskRow): Promise<number> {
+  const rows = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (
+          select 1 from video_tasks
+          where status = 'pending' and created_at < ${task.createdAt.toISOString()}
+            and provider_job_id is null
+          order by created_at limit 999
+        ) ahead`,
+  );
+  return (rows[0]?.n ?? 0) + 1;
 }
 
 /**
@@ -163,6 +261,7 @@ export async function failTask(
   db: DbOrTx,
   id: string,
   reason: string,
+  facts: { failureKind?: string; providerError?: string } = {},
 ): Promise<{ userId: string } | null> {
   const [row] = await db
     .update(videoTasks)
@@ -170,6 +269,8 @@ export async function failTask(
       status: 'failed',
       errorMessage: reason,
       statusMessage: 'Failed',
+      ...(facts.failureKind ? { failureKind: facts.failureKind } : {}),
+      ...(facts.providerError ? { providerError: facts.providerError.slice(0, 2000) } : {}),
       ...unleased(),
     })
     .where(and(eq(videoTasks.id, id), inArray(videoTasks.status, ['pending', 'processing'])))
@@ -187,4 +288,30 @@ export async function overdueTaskIds(db: DbOrTx): Promise<string[]> {
         limit 100`,
   );
   return rows.map((r) => r.id);
+}
+
+/** Per provider over the last `hours`: tasks it accepted, how they ended, p50/p95 seconds to done. */
+export async function providerStats(db: DbOrTx, hours: number) {
+  return queryRows<{
+    provider: string;
+    tasks: number;
+    succeeded: number;
+    failed: number;
+    p50: number | null;
+    p95: number | null;
+  }>(
+    db,
+    sql`select provider,
+          count(*)::int as tasks,
+          (count(*) filter (where status = 'completed'))::int as succeeded,
+          (count(*) filter (where status = 'failed'))::int as failed,
+          (percentile_cont(0.5) within group (order by extract(epoch from completed_at - created_at))
+            filter (where status = 'completed'))::float8 as p50,
+          (percentile_cont(0.95) within group (order by extract(epoch from completed_at - created_at))
+            filter (where status = 'completed'))::float8 as p95
+        from video_tasks
+        where created_at > now() - make_interval(hours => ${hours}) and submitted_at is not null
+        group by provider
+        order by provider`,
+  );
 }

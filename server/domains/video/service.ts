@@ -25,7 +25,10 @@ import {
   applyCreditChange,
   lockUserCredits,
 } from '../credits/service.ts';
+import { TASK_MESSAGES } from './messages.ts';
+import * as healthRepo from './health-repository.ts';
 import * as repo from './repository.ts';
+import type { RouteEntry } from '../../config-video.ts';
 
 /**
  * Validates an upload by magic bytes and size and re-encodes it as PNG (first frame, EXIF dropped,
@@ -84,8 +87,13 @@ function toHistoryItem(row: VideoTaskRow): HistoryItem {
  * Fails an unfinished task and refunds its credits in one transaction. Safe to call any number
  * of times from any process: only the call that moves the task to failed refunds.
  */
-export async function failAndRefund(tx: DbOrTx, taskId: string, reason: string): Promise<boolean> {
-  const failed = await repo.failTask(tx, taskId, reason);
+export async function failAndRefund(
+  tx: DbOrTx,
+  taskId: string,
+  reason: string,
+  facts: { failureKind?: string; providerError?: string } = {},
+): Promise<boolean> {
+  const failed = await repo.failTask(tx, taskId, reason, facts);
   if (!failed) return false;
   await applyCreditChange(tx, {
     userId: failed.userId,
@@ -106,7 +114,8 @@ export interface SubmitInput {
 export function createVideoService(deps: {
   db: Db;
   uploadsDir: string;
-  providerName: string;
+  /** The first provider of each mode's route (the task's provider until one accepts it). */
+  firstProvider: Record<'text' | 'image', string>;
   deadlineMs: number;
 }) {
   const { db } = deps;
@@ -192,8 +201,8 @@ export function createVideoService(deps: {
             mode,
             prompt,
             inputImage: imagePath ? path.basename(imagePath) : null,
-            provider: deps.providerName,
-            statusMessage: 'Waiting in the queue',
+            provider: deps.firstProvider[mode],
+            statusMessage: TASK_MESSAGES.queued,
             deadlineAt: new Date(Date.now() + deps.deadlineMs),
           });
           return { taskId: id, remainingCredits: remaining };
@@ -208,7 +217,16 @@ export function createVideoService(deps: {
       const task = await repo.findTask(db, taskId);
       if (!task || task.userId !== userId)
         throw notFound('No video task with that id belongs to you.', 'TASK_NOT_FOUND');
-      return toTaskStatus(task);
+      const status = toTaskStatus(task);
+      // Waiting for a provider (queue or rate limit): say where it stands in our queue.
+      if (task.status === 'pending' && !task.providerJobId) {
+        const position = await repo.queuePosition(db, task);
+        status.status_message =
+          task.statusMessage === TASK_MESSAGES.busy
+            ? `${TASK_MESSAGES.busy} ${TASK_MESSAGES.queuedAt(position)}.`
+            : TASK_MESSAGES.queuedAt(position);
+      }
+      return status;
     },
 
     async history(userId: string, page: number, limit: number) {
@@ -225,3 +243,48 @@ export function createVideoService(deps: {
 }
 
 export type VideoService = ReturnType<typeof createVideoService>;
+
+/**
+ * The admin view of the providers (issue 17, items 3 and 7): where each sits in the routes, its
+ * breaker and rate-limit state and last error, and the last 24 hours of its tasks (success rate,
+ * p50/p95 seconds from submit to a playable video).
+ */
+export async function providerOverview(
+  db: DbOrTx,
+  routes: { text: RouteEntry[]; image: RouteEntry[] },
+) {
+  const [rows, stats] = await Promise.all([healthRepo.allHealth(db), repo.providerStats(db, 24)]);
+  const names = new Set([
+    ...routes.text.map((e) => e.provider),
+    ...routes.image.map((e) => e.provider),
+    ...rows.map((r) => r.provider),
+    ...stats.map((s) => s.provider),
+  ]);
+  const now = Date.now();
+  const future = (d: Date | null) => (d && d.getTime() > now ? d.toISOString() : null);
+  return [...names].sort().map((provider) => {
+    const h = rows.find((r) => r.provider === provider);
+    const s = stats.find((r) => r.provider === provider);
+    const finished = (s?.succeeded ?? 0) + (s?.failed ?? 0);
+    const round = (n: number | null | undefined) => (n == null ? null : Math.round(n * 10) / 10);
+    return {
+      provider,
+      routes: (['text', 'image'] as const).flatMap((mode) =>
+        routes[mode].flatMap((e, i) =>
+          e.provider === provider ? [`${mode} #${i + 1}: ${e.model}`] : [],
+        ),
+      ),
+      breakerOpenUntil: future(h?.openUntil ?? null),
+      rateLimitedUntil: future(h?.rateLimitedUntil ?? null),
+      consecutiveFailures: h?.consecutiveFailures ?? 0,
+      lastError: h?.lastError ?? null,
+      lastErrorAt: h?.lastErrorAt?.toISOString() ?? null,
+      tasks24h: s?.tasks ?? 0,
+      succeeded24h: s?.succeeded ?? 0,
+      failed24h: s?.failed ?? 0,
+      successRate: finished > 0 ? Math.round(((s?.succeeded ?? 0) / finished) * 1000) / 1000 : null,
+      p50Seconds: round(s?.p50),
+      p95Seconds: round(s?.p95),
+    };
+  });
+}

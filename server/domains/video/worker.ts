@@ -1,47 +1,67 @@
 /**
- * The video worker: claims tasks (FOR UPDATE SKIP LOCKED, with a lease renewed while working),
- * drives the provider (submit → poll → download), copies the result into the media store and
- * completes the task. A failure, or a task past its deadline, is failed and refunded once.
- * A crashed worker's lease expires and the task is reclaimed and resumed from its provider job.
+ * The video worker. It claims a due task (FOR UPDATE SKIP LOCKED, under a lease renewed while it
+ * works), takes one step with it, and hands it back with the time of its next step:
+ * - no provider job yet: submit along the mode's route (submit-step.ts), failing over only while
+ *   no provider accepted the job;
+ * - a job: one status check (poll-step.ts); when the provider is done, the result is copied into
+ *   the media store and checked before the task succeeds.
+ * Tasks wait in the database between steps, so one process drives many jobs at once and a
+ * crashed worker's tasks are resumed by any other. A task past its deadline is cancelled at its
+ * provider and refunded exactly once (ledger source `refund:{taskId}`).
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Db } from '../../core/db.ts';
 import type { VideoTaskRow } from '../../db/schema.ts';
-import { VIDEO_COST } from '../../../shared/video.ts';
 import type { MediaStore } from './media.ts';
+import { failureMessage, TASK_MESSAGES, type FailureKind } from './messages.ts';
+import { pollStep } from './poll-step.ts';
 import type { VideoProvider } from './providers/types.ts';
 import * as repo from './repository.ts';
+import { checkVideo } from './result-check.ts';
 import { failAndRefund } from './service.ts';
+import { submitStep } from './submit-step.ts';
 
-interface Logger {
+export interface Logger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
 }
 
+/** A mode's route: provider names (keys of `providers`) and their model ids, in order. */
+export type WorkerRoute = ReadonlyArray<{ provider: string; model: string }>;
+
 export interface WorkerOptions {
   db: Db;
-  provider: VideoProvider;
+  /** One adapter per provider name that a route names (or that still has tasks in flight). */
+  providers: Record<string, VideoProvider>;
+  /** Each mode's ordered route: tried in turn while no provider accepts the job. */
+  routes: { text: WorkerRoute; image: WorkerRoute };
   media: MediaStore;
   uploadsDir: string;
   log: Logger;
-  /** Tasks worked on at once by this process. */
+  /** Steps taken at once by this process (each mostly waits on a provider or the disk). */
   concurrency?: number;
   leaseMs?: number;
-  /** Pause between two status checks of one job. */
-  pollIntervalMs?: number;
-  /** Pause when the queue is empty. */
+  /** Pause between two status checks of one job, per provider name. */
+  pollIntervalMs?: number | ((provider: string) => number);
+  /** Pause when no task is due. */
   idleMs?: number;
-  maxAttempts?: number;
-  /** How long a provider job is expected to take, for the progress bar when it reports none. */
+  /** How long a job is expected to take, for the progress bar when the provider reports none. */
   expectedMs?: number;
+  /** Origin for providers' completion webhooks; null: poll only. */
+  webhookBase?: string | null;
+  /** Submit failures in a row that open a provider's breaker, and for how long. */
+  breaker?: { failures: number; openMs: number };
+  /** Wait before the next submit round when every provider was busy and none said how long. */
+  busyRetryMs?: number;
+  /** The result check (tests swap nothing here; it is injectable for the bench's overhead runs). */
+  checkResult?: (file: string, signal?: AbortSignal) => Promise<unknown>;
 }
 
-const refunded = `Your ${VIDEO_COST} credits have been refunded.`;
-export const DEADLINE_MESSAGE = `Video generation did not finish in time and was stopped. ${refunded}`;
+export const DEADLINE_MESSAGE = failureMessage('deadline');
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -56,22 +76,67 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     );
   });
 
+/** What a step needs: the options, this worker's identity and its two ways to end a task. */
+export interface StepContext {
+  opts: WorkerOptions;
+  owner: string;
+  pollInterval(provider: string): number;
+  fail(task: VideoTaskRow, kind: FailureKind, providerError?: string): Promise<void>;
+  release(
+    task: VideoTaskRow,
+    next: { status: 'pending' | 'processing'; message: string; waitMs: number; progress?: number },
+  ): Promise<void>;
+  checkResult(file: string, signal?: AbortSignal): Promise<unknown>;
+  removeUpload(task: VideoTaskRow): Promise<void>;
+}
+
 export function createVideoWorker(opts: WorkerOptions) {
   const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const leaseMs = opts.leaseMs ?? 30_000;
-  const pollIntervalMs = opts.pollIntervalMs ?? 3000;
   const idleMs = opts.idleMs ?? 500;
-  const maxAttempts = opts.maxAttempts ?? 3;
-  const expectedMs = opts.expectedMs ?? 5 * 60_000;
-  const { db, provider, media, log } = opts;
+  const { db, log } = opts;
   const stopping = new AbortController();
   const loops: Promise<void>[] = [];
   let lastSweep = 0;
 
-  async function fail(task: VideoTaskRow, reason: string) {
-    const done = await db.transaction((tx) => failAndRefund(tx, task.id, reason));
-    if (done) log.info({ taskId: task.id, reason }, 'video task failed and refunded');
+  const removeUpload = async (task: VideoTaskRow) => {
     if (task.inputImage) await rm(path.join(opts.uploadsDir, task.inputImage), { force: true });
+  };
+
+  const ctx: StepContext = {
+    opts,
+    owner,
+    pollInterval: (provider) =>
+      typeof opts.pollIntervalMs === 'function'
+        ? opts.pollIntervalMs(provider)
+        : (opts.pollIntervalMs ?? 5000),
+    async fail(task, kind, providerError) {
+      const done = await db.transaction((tx) =>
+        failAndRefund(tx, task.id, failureMessage(kind), {
+          failureKind: kind,
+          ...(providerError ? { providerError } : {}),
+        }),
+      );
+      if (done)
+        log.info({ taskId: task.id, kind, providerError }, 'video task failed and refunded');
+      await removeUpload(task);
+    },
+    release: (task, next) => repo.releaseTask(db, task.id, owner, next),
+    checkResult: opts.checkResult ?? checkVideo,
+    removeUpload,
+  };
+
+  /** Past its deadline: stop the job at the provider where the API allows it, then refund once. */
+  async function expire(task: VideoTaskRow) {
+    const provider = opts.providers[task.provider];
+    if (task.providerJobId && provider) {
+      try {
+        await provider.cancel(task.providerJobId, AbortSignal.timeout(30_000));
+      } catch (err) {
+        log.warn({ err, taskId: task.id }, 'cancelling an overdue job at its provider failed');
+      }
+    }
+    await ctx.fail(task, 'deadline');
   }
 
   async function sweepOverdue() {
@@ -79,97 +144,48 @@ export function createVideoWorker(opts: WorkerOptions) {
     lastSweep = Date.now();
     for (const id of await repo.overdueTaskIds(db)) {
       const task = await repo.findTask(db, id);
-      if (task) await fail(task, DEADLINE_MESSAGE);
+      if (task) await expire(task);
     }
   }
 
   async function work(task: VideoTaskRow): Promise<void> {
     const lost = new AbortController();
-    const signal = AbortSignal.any([lost.signal, stopping.signal]);
     const renew = setInterval(() => {
       repo.renewLease(db, task.id, owner, leaseMs).then(
         (held) => held || lost.abort(),
         () => {}, // a database hiccup: the next renewal tries again before the lease runs out
       );
     }, leaseMs / 3);
-    const progress = (value: number, statusMessage: string, providerJobId?: string) =>
-      repo.updateProgress(db, task.id, owner, {
-        progress: Math.max(0, Math.min(99, Math.round(value))),
-        statusMessage,
-        ...(providerJobId ? { providerJobId } : {}),
-      });
+    const signal = AbortSignal.any([lost.signal, stopping.signal]);
     try {
-      if (task.deadlineAt.getTime() < Date.now()) return await fail(task, DEADLINE_MESSAGE);
-      if (task.attempts > maxAttempts) {
-        return await fail(
-          task,
-          `Video generation failed after ${maxAttempts} attempts. ${refunded}`,
-        );
-      }
-      let jobId = task.providerJobId;
-      if (!jobId) {
-        const image =
-          task.mode === 'image' && task.inputImage
-            ? {
-                data: await readFile(path.join(opts.uploadsDir, task.inputImage)),
-                mimeType: 'image/png',
-              }
-            : undefined;
-        jobId = await provider.submit(
-          { prompt: task.prompt, mode: task.mode, model: task.model, ...(image ? { image } : {}) },
-          signal,
-        );
-        await progress(3, 'Generating video', jobId);
-      }
-      const started = Date.now();
-      for (;;) {
-        if (signal.aborted) throw signal.reason ?? new Error('aborted');
-        if (task.deadlineAt.getTime() < Date.now()) return await fail(task, DEADLINE_MESSAGE);
-        const state = await provider.poll(jobId, signal);
-        if (state.state === 'failed') return await fail(task, `${state.reason} ${refunded}`);
-        if (state.state === 'succeeded') break;
-        const fraction = state.progress ?? Math.min(0.9, (Date.now() - started) / expectedMs);
-        await progress(3 + fraction * 87, 'Generating video');
-        await sleep(pollIntervalMs, signal);
-      }
-      await progress(92, 'Saving video');
-      const tmp = await media.tempPath('.mp4');
-      try {
-        await provider.download(jobId, tmp, signal);
-        const result = await media.publish(tmp);
-        if (await repo.completeTask(db, task.id, owner, result)) {
-          log.info({ taskId: task.id, result: result.resultUrl }, 'video task completed');
-        }
-      } finally {
-        await rm(tmp, { force: true });
-      }
-      if (task.inputImage) await rm(path.join(opts.uploadsDir, task.inputImage), { force: true });
+      if (task.deadlineAt.getTime() < Date.now()) return await expire(task);
+      // A submit is never cut short by a shutdown (its answer must be recorded): only by a lost lease.
+      if (!task.providerJobId) return await submitStep(ctx, task, lost.signal);
+      return await pollStep(ctx, task, signal);
     } catch (error) {
       if (lost.signal.aborted) {
         log.warn({ taskId: task.id }, 'lease lost; another worker has the task');
       } else if (stopping.signal.aborted) {
-        await repo.releaseTask(db, task.id, owner, 'Resuming shortly');
+        await ctx.release(task, {
+          status: task.providerJobId ? 'processing' : 'pending',
+          message: TASK_MESSAGES.resuming,
+          waitMs: 0,
+        });
       } else {
-        const retryable = (error as { retryable?: boolean }).retryable !== false;
-        log.error(
-          { err: error, taskId: task.id, attempt: task.attempts },
-          'video task attempt failed',
-        );
-        if (retryable && task.attempts < maxAttempts) {
-          await repo.releaseTask(db, task.id, owner, 'Retrying after a temporary problem');
-        } else {
-          await fail(
-            task,
-            `${(error as Error).message || 'The video provider failed.'} ${refunded}`,
-          );
-        }
+        // Our own trouble (database, disk): try the step again shortly; the deadline bounds it.
+        log.error({ err: error, taskId: task.id }, 'video task step failed');
+        await ctx.release(task, {
+          status: task.providerJobId ? 'processing' : 'pending',
+          message: TASK_MESSAGES.retrying,
+          waitMs: 5000,
+        });
       }
     } finally {
       clearInterval(renew);
     }
   }
 
-  /** Claims and finishes one task; false when the queue had none. */
+  /** Claims one due task and takes its next step; false when no task was due. */
   async function processNext(): Promise<boolean> {
     await sweepOverdue();
     const task = await repo.claimTask(db, owner, leaseMs);

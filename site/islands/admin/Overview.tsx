@@ -14,6 +14,7 @@ import { formatDateTime, formatMoney } from './format.ts';
 import { Loaded } from './ListStates.tsx';
 import { sectionHref, type Section } from './route.ts';
 import { useAdminData } from './use-admin-data.ts';
+import VideoProvidersCard from './VideoProvidersCard.tsx';
 
 const BUILD_STATES: Record<SiteBuildState, { label: string; tone: BadgeTone; text: string }> = {
   idle: { label: 'Live', tone: 'good', text: 'The latest release is being served.' },
@@ -221,6 +222,7 @@ export default function Overview() {
               <p className="admin-card__hint">received in the last 24 hours</p>
             </CountCard>
 
+            <VideoProvidersCard providers={data.videoProviders} />
             <BuildCard build={data.build} />
             <SystemCheckCard />
           </div>

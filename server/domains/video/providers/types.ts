@@ -1,29 +1,84 @@
 /**
- * What the video worker needs from a video generation provider (Gemini API Veo, or a test double).
- * Kept small and stateless: a worker can crash between submit and done, so everything a later
- * call needs travels in the job id the worker stores on the task.
+ * What the video worker needs from a video generation provider (fal.ai, Replicate, Vertex AI,
+ * the Gemini API, the local renderer, or a test double). Every adapter implements this and is
+ * exercised by the one conformance suite (tests/api/video-providers.test.ts) against its fake.
+ *
+ * Kept stateless: a worker can crash between any two calls, so everything a later call needs
+ * travels in the job id the worker stores on the task (an adapter may pack JSON into it, e.g.
+ * fal's status/response/cancel URLs; keep it under 2 KB).
+ *
+ * Errors: a call that fails throws VideoProviderError (./errors.ts) whose `kind` tells the worker
+ * what is safe to do next (retry later, fail over to the next route entry, fail and refund).
  */
+
+export type VideoMode = 'text' | 'image';
 
 export interface VideoJobInput {
   prompt: string;
-  mode: 'text' | 'image';
-  /** Our model id (e.g. `veo3`); the provider maps it to its own, configured model id. */
+  mode: VideoMode;
+  /** The provider's own model id, from the route entry (e.g. `fal-ai/veo3.1`). */
   model: string;
-  /** The first frame, required in image mode. */
+  /** The first frame, required in image mode (a PNG re-encoded by us, at most 1920 px). */
   image?: { data: Buffer; mimeType: string };
+  /** Our task id: for logs, idempotency keys and metadata where the provider takes them. */
+  taskId: string;
+  /**
+   * Where the provider should POST completion (fal, Replicate), or undefined: then the worker
+   * only polls. The URL carries nothing secret; the webhook is trusted by its signature.
+   */
+  webhookUrl?: string;
+  /** When we stop waiting; a provider that takes a deadline (Replicate's Cancel-After) gets it. */
+  deadlineAt: Date;
 }
 
 export type VideoJobState =
+  /** Accepted, waiting for a runner; `position` when the provider says (0 = next). */
+  | { state: 'queued'; position?: number }
+  /** Generating; `progress` 0..1 when the provider reports it. */
   | { state: 'running'; progress?: number }
-  | { state: 'succeeded' }
-  | { state: 'failed'; reason: string };
+  /** Finished with a video; `costUsd` when the provider reports what it billed. */
+  | { state: 'succeeded'; costUsd?: number }
+  /**
+   * Finished without a video. `kind`: `content_policy` when the provider's safety filter refused
+   * the prompt or image, `provider` for anything else. `detail` is the provider's own text, for
+   * logs and the admin view only: users see the worker's message for the kind.
+   */
+  | { state: 'failed'; kind: 'content_policy' | 'provider'; detail: string };
+
+/** The facts a verified webhook carries: which job it is about (the worker then polls it). */
+export interface WebhookNotice {
+  /** Must equal what `submit` returned (or be found by `matchesJob`). */
+  providerRequestId: string;
+  /** The provider's delivery id when it has one (Standard Webhooks `webhook-id`), for logs. */
+  deliveryId?: string;
+}
+
+export interface WebhookRequest {
+  headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as received: signatures are over these bytes. */
+  rawBody: Buffer;
+}
 
 export interface VideoProvider {
+  /** The route prefix: `fal`, `replicate`, `vertex`, `gemini`, `local`. */
   readonly name: string;
-  /** Starts a job; returns the provider's job id (Veo: the operation name) to store on the task. */
+  /** Starts a job; returns the job id to store on the task (the whole state later calls need). */
   submit(input: VideoJobInput, signal?: AbortSignal): Promise<string>;
-  /** One status check of a job (the worker polls on its own schedule). */
+  /** One status check of a job (the worker polls on its own schedule, or when a webhook came). */
   poll(jobId: string, signal?: AbortSignal): Promise<VideoJobState>;
-  /** Copies the finished video into our media store at `destPath` (an .mp4 path). */
+  /**
+   * Copies the finished video to `destPath` (an .mp4 path on our disk), at once: some providers'
+   * outputs expire within the hour. Write beside it and rename, so a half file never has the name.
+   */
   download(jobId: string, destPath: string, signal?: AbortSignal): Promise<void>;
+  /** Asks the provider to stop the job (deadline). Best effort; resolves if already finished. */
+  cancel(jobId: string, signal?: AbortSignal): Promise<void>;
+  /** The provider request id inside a job id (what webhooks and logs name). */
+  requestIdOf(jobId: string): string;
+  /**
+   * Checks a webhook's signature and freshness; returns what it is about, or throws
+   * VideoProviderError with kind `rejected` (bad or stale signature). Absent when the provider
+   * has no webhooks (Vertex, Gemini, local): polling only.
+   */
+  verifyWebhook?(req: WebhookRequest): Promise<WebhookNotice>;
 }

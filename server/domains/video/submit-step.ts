@@ -1,0 +1,178 @@
+/**
+ * A task's submit (issue 17, items 3 and 4): the mode's route is tried in order, and the next
+ * entry only while no provider accepted the job (refused connection, 5xx, 429, other refusals
+ * after the adapter's own retries). Never after one accepted it, and never after a content-policy
+ * refusal or a submit whose answer was lost: either could generate, and bill, twice. A provider
+ * whose breaker is open, or whose Retry-After has not passed, is skipped. When no provider could
+ * take the job, the task waits in the queue (status `pending`, position shown) until the soonest
+ * of those times; its deadline alone refunds it.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { RouteAttempt, VideoProviderHealthRow, VideoTaskRow } from '../../db/schema.ts';
+import * as health from './health-repository.ts';
+import { TASK_MESSAGES } from './messages.ts';
+import { isProviderError, VideoProviderError } from './providers/errors.ts';
+import type { VideoJobInput, VideoProvider } from './providers/types.ts';
+import * as repo from './repository.ts';
+import type { StepContext } from './worker.ts';
+
+/** A 429 that named no wait: this long before the provider is tried again. */
+const DEFAULT_RATE_LIMIT_MS = 30_000;
+/** Every provider busy and none said for how long: the next round after this. */
+const DEFAULT_BUSY_MS = 15_000;
+
+/** The first frame as providers take it: the stored PNG, or a JPEG for remote ones (smaller). */
+async function firstFrame(
+  ctx: StepContext,
+  task: VideoTaskRow,
+  provider: string,
+): Promise<VideoJobInput['image']> {
+  if (task.mode !== 'image' || !task.inputImage) return undefined;
+  const png = await readFile(path.join(ctx.opts.uploadsDir, task.inputImage));
+  if (provider === 'local') return { data: png, mimeType: 'image/png' };
+  return { data: await sharp(png).jpeg({ quality: 90 }).toBuffer(), mimeType: 'image/jpeg' };
+}
+
+function webhookUrl(ctx: StepContext, provider: VideoProvider): string | undefined {
+  const base = ctx.opts.webhookBase;
+  if (!base || !provider.verifyWebhook) return undefined;
+  return `${base}/api/video/webhooks/${provider.name}`;
+}
+
+/** Why an entry was passed over without a call, or null when it may be tried now. */
+function skipReason(
+  row: VideoProviderHealthRow | undefined,
+): { outcome: string; waitMs: number } | null {
+  const now = Date.now();
+  if (row?.openUntil && row.openUntil.getTime() > now) {
+    return { outcome: 'skipped: breaker open', waitMs: row.openUntil.getTime() - now };
+  }
+  if (row?.rateLimitedUntil && row.rateLimitedUntil.getTime() > now) {
+    return { outcome: 'skipped: rate limited', waitMs: row.rateLimitedUntil.getTime() - now };
+  }
+  return null;
+}
+
+export async function submitStep(
+  ctx: StepContext,
+  task: VideoTaskRow,
+  signal: AbortSignal,
+): Promise<void> {
+  const { db, log } = ctx.opts;
+  if (task.submitStartedAt) {
+    // A worker sent a submit and stopped before recording the answer: the provider may have
+    // accepted it. Sending another could generate and bill twice, so the task ends here.
+    return ctx.fail(
+      task,
+      'in_doubt',
+      `a submit to ${task.provider} at ${task.submitStartedAt.toISOString()} got no recorded answer`,
+    );
+  }
+  const route = ctx.opts.routes[task.mode];
+  const rows = await health.healthOf(db, [...new Set(route.map((e) => e.provider))]);
+  const breaker = ctx.opts.breaker ?? { failures: 5, openMs: 120_000 };
+  let soonest: number | null = null;
+  let mayRetry = false;
+  const problems: string[] = [];
+  const wait = (ms: number) => {
+    mayRetry = true;
+    soonest = soonest === null ? ms : Math.min(soonest, ms);
+  };
+
+  for (const entry of route) {
+    const provider = ctx.opts.providers[entry.provider];
+    if (!provider) throw new Error(`no adapter for route provider ${entry.provider}`);
+    const skip = skipReason(rows.get(entry.provider));
+    if (skip) {
+      wait(skip.waitMs);
+      problems.push(`${entry.provider}: ${skip.outcome}`);
+      continue;
+    }
+    const attempt = (outcome: string, status?: number | null): RouteAttempt => ({
+      provider: entry.provider,
+      model: entry.model,
+      at: new Date().toISOString(),
+      outcome,
+      ...(status === undefined ? {} : { status }),
+    });
+    const image = await firstFrame(ctx, task, entry.provider);
+    if (!(await repo.markSubmitStarted(db, task.id, ctx.owner))) throw new Error('lease lost');
+    let jobId: string;
+    try {
+      jobId = await provider.submit(
+        {
+          prompt: task.prompt,
+          mode: task.mode,
+          model: entry.model,
+          taskId: task.id,
+          deadlineAt: task.deadlineAt,
+          ...(image ? { image } : {}),
+          ...(webhookUrl(ctx, provider) ? { webhookUrl: webhookUrl(ctx, provider) } : {}),
+        },
+        signal,
+      );
+    } catch (err) {
+      // Anything that is not the provider's answer (an abort, a bug) may have come after the
+      // request left: treated as in doubt, like a lost answer.
+      const error = isProviderError(err)
+        ? err
+        : new VideoProviderError(`submit failed: ${(err as Error).message}`, {
+            kind: 'in_doubt',
+            cause: err,
+          });
+      await repo.recordSubmit(db, task.id, attempt(error.kind, error.status));
+      log.warn(
+        {
+          taskId: task.id,
+          provider: entry.provider,
+          model: entry.model,
+          kind: error.kind,
+          err: error.detail,
+        },
+        'video submit not accepted',
+      );
+      problems.push(`${entry.provider}: ${error.detail}`);
+      if (error.kind === 'content_policy') return ctx.fail(task, 'content_policy', error.detail);
+      if (error.kind === 'in_doubt') return ctx.fail(task, 'in_doubt', error.detail);
+      if (error.kind === 'rate_limited') {
+        const ms = error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS;
+        await health.recordRateLimit(db, entry.provider, error.detail, ms);
+        wait(ms);
+        continue;
+      }
+      const open = await health.recordFailure(db, entry.provider, error.detail, {
+        threshold: breaker.failures,
+        openMs: breaker.openMs,
+      });
+      if (open) log.warn({ provider: entry.provider }, 'video provider breaker open');
+      if (error.kind === 'unavailable') wait(error.retryAfterMs ?? DEFAULT_BUSY_MS);
+      continue;
+    }
+    await repo.recordSubmit(db, task.id, attempt('accepted'), {
+      jobId,
+      requestId: provider.requestIdOf(jobId),
+    });
+    await health.recordAccepted(db, entry.provider);
+    log.info(
+      { taskId: task.id, provider: entry.provider, model: entry.model, jobId },
+      'video job accepted',
+    );
+    return ctx.release(task, {
+      status: 'processing',
+      message: TASK_MESSAGES.generating,
+      waitMs: ctx.pollInterval(entry.provider),
+      progress: 3,
+    });
+  }
+
+  // Nobody took it. Refusals only (bad key, bad request everywhere): fail now, refunded.
+  if (!mayRetry) return ctx.fail(task, 'unavailable', problems.join('; '));
+  const untilDeadline = task.deadlineAt.getTime() - Date.now();
+  return ctx.release(task, {
+    status: 'pending',
+    message: TASK_MESSAGES.busy,
+    waitMs: Math.max(250, Math.min(soonest ?? DEFAULT_BUSY_MS, untilDeadline + 1000)),
+  });
+}

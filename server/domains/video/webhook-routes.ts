@@ -1,0 +1,66 @@
+/**
+ * Providers' completion webhooks (fal, Replicate): POST /api/video/webhooks/{provider}. The body
+ * is verified with the provider's own scheme (fal: ED25519 over its JWKS; Replicate: Standard
+ * Webhooks HMAC) before anything is read; a verified one only moves its task's next status check
+ * to now. The status check itself asks the provider, so a replayed, duplicated or reordered
+ * delivery can never complete, fail or refund a task on its own.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { AppError, notFound } from '../../core/errors.ts';
+import type { Db } from '../../core/db.ts';
+import { isProviderError } from './providers/errors.ts';
+import type { VideoProvider } from './providers/types.ts';
+import * as repo from './repository.ts';
+
+const Params = Type.Object({ provider: Type.String({ pattern: '^[a-z]{1,20}$' }) });
+
+export async function videoWebhookRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; providers: Record<string, VideoProvider> },
+) {
+  // Signatures cover the exact bytes sent: this scope keeps the raw body.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+    done(null, body),
+  );
+  app.post(
+    '/api/video/webhooks/:provider',
+    {
+      config: { access: 'webhook' },
+      schema: {
+        tags: ['video'],
+        summary: "A video provider's completion webhook (signed)",
+        params: Params,
+      },
+    },
+    async (request) => {
+      const { provider: name } = request.params as { provider: string };
+      const provider = Object.hasOwn(opts.providers, name) ? opts.providers[name] : undefined;
+      if (!provider?.verifyWebhook) {
+        throw notFound(`No webhooks are taken for "${name}".`, 'UNKNOWN_WEBHOOK');
+      }
+      let notice;
+      try {
+        notice = await provider.verifyWebhook({
+          headers: request.headers,
+          rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        });
+      } catch (error) {
+        if (!isProviderError(error) || error.retryable) throw error;
+        request.log.warn({ provider: name, err: error.message }, 'video webhook refused');
+        throw new AppError(
+          400,
+          'WEBHOOK_SIGNATURE_INVALID',
+          'The webhook signature did not verify (wrong key, altered body or too old).',
+        );
+      }
+      const tasks = await repo.nudgeByRequestId(opts.db, name, notice.providerRequestId);
+      request.log.info(
+        { provider: name, requestId: notice.providerRequestId, delivery: notice.deliveryId, tasks },
+        'video webhook received',
+      );
+      return { received: true, tasks };
+    },
+  );
+}
