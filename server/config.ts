@@ -163,6 +163,13 @@ function videoSettings(env: Env, isProduction: boolean): VideoConfig {
   }
 }
 
+/** Both routes, or one line when they agree (local mode: "local (ffmpeg renderer)"). */
+function describeVideo(config: Config): string {
+  const text = describeRoute(config.video.routes.text);
+  const image = describeRoute(config.video.routes.image);
+  return text === image ? text : `text: ${text}; image: ${image}`;
+}
+
 /** Loads ./.env into process.env when present (values already set win). */
 export function loadDotEnv(file = '.env'): void {
   try {
@@ -342,8 +349,7 @@ export function describeAdapters(config: Config): Record<string, string> {
     database: config.databaseUrl ? 'PostgreSQL' : 'local (embedded PGlite)',
     'sign-in': config.google.clientId ? 'Google' : 'local (sign-in form)',
     payments: config.stripe ? 'Stripe Checkout' : 'local (checkout page)',
-    'video (text)': describeRoute(config.video.routes.text),
-    'video (image)': describeRoute(config.video.routes.image),
+    video: describeVideo(config),
     mail: config.mail.smtpUrl ? 'SMTP' : 'local (outbox files)',
   };
 }

@@ -67,6 +67,19 @@ export type AdminTransaction = CreditTransaction;
 export const AdminTaskStatus = TaskStatus;
 export type AdminTaskStatus = TaskStatus;
 
+/** One submit of a task to a provider route entry, oldest first. */
+export const AdminRouteAttempt = Type.Object({
+  provider: Type.String(),
+  model: Type.String(),
+  /** ISO time of the submit. */
+  at: Type.String(),
+  /** accepted, rate_limited, unavailable, rejected, content_policy or in_doubt. */
+  outcome: Type.String(),
+  /** The provider's HTTP status, when it answered. */
+  status: Nullable(Type.Integer()),
+});
+export type AdminRouteAttempt = Static<typeof AdminRouteAttempt>;
+
 export const AdminTask = Type.Object({
   id: Type.String(),
   user_id: Type.String(),
@@ -80,6 +93,27 @@ export const AdminTask = Type.Object({
   error: Nullable(Type.String()),
   created_at: Type.String(),
   completed_at: Nullable(Type.String()),
+  // The per-task provider record (issue 17), for the operator only: the customer's status
+  // answer carries none of it, least of all the provider's own error text.
+  /** The provider that took the job; until one accepts, the first of the task's route. */
+  provider: Type.String(),
+  /** The provider's model that took the job; null until a submit is accepted. */
+  provider_model: Nullable(Type.String()),
+  /** The provider's own id for the job (what its dashboard and webhooks name). */
+  provider_request_id: Nullable(Type.String()),
+  /** Submits tried (route_attempts has one entry for each). */
+  attempts: Type.Integer(),
+  /** When a provider accepted the job. */
+  submitted_at: Nullable(Type.String()),
+  /** When the provider reported the job finished, either way. */
+  provider_finished_at: Nullable(Type.String()),
+  /** What the provider reported the job cost, in US dollars. */
+  provider_cost_usd: Nullable(Type.Number()),
+  /** The provider's raw error text (admin only, never shown to customers). */
+  provider_error: Nullable(Type.String()),
+  /** Why the task failed, as the worker classed it (e.g. content_policy, timeout). */
+  failure_kind: Nullable(Type.String()),
+  route_attempts: Type.Array(AdminRouteAttempt),
 });
 export type AdminTask = Static<typeof AdminTask>;
 

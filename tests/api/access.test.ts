@@ -46,6 +46,8 @@ function fillParams(url: string, ids: OwnerIds): string {
         return ids.sessionId;
       case 'taskId':
         return ids.taskId;
+      case 'provider':
+        return 'fal';
       case 'id':
         if (url.includes('/tasks/')) return ids.taskId;
         if (url.includes('/posts/')) return ids.postId;

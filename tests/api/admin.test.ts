@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
 import { applyCreditChange } from '../../server/domains/credits/service.ts';
 import * as adminRepo from '../../server/domains/admin/repository.ts';
+import { failureMessage } from '../../server/domains/video/messages.ts';
+import { recordProviderFinished, recordSubmit } from '../../server/domains/video/repository.ts';
 import { failAndRefund } from '../../server/domains/video/service.ts';
 import { videoTasks } from '../../server/db/schema.ts';
 import { bearer, createTestApp, signInAdmin, signInLocal, type TestApp } from '../helpers/app.ts';
@@ -312,6 +314,17 @@ describe.each(databaseKinds)('admin API on %s', (kind) => {
         task: { id: taskId, status: 'failed', refunded: true, user_email: 'bob@example.com' },
         transaction: { amount: 17, source_type: 'refund', source_id: taskId },
       });
+      // A task no provider took still answers its (empty) provider record.
+      expect(first.json().data.task).toMatchObject({
+        provider: 'local',
+        provider_model: null,
+        provider_request_id: null,
+        attempts: 0,
+        submitted_at: null,
+        provider_cost_usd: null,
+        provider_error: null,
+        route_attempts: [],
+      });
       expect(first.json().data.transaction.balance_after).toBe(before + 17);
 
       const second = await asAdmin('POST', `/api/admin/tasks/${taskId}/refund`);
@@ -353,6 +366,96 @@ describe.each(databaseKinds)('admin API on %s', (kind) => {
         .map((r) => r.statusCode)
         .sort();
       expect(codes).toEqual([200, 409]);
+    });
+  });
+
+  describe('task provider record', () => {
+    /** The provider's own words: the operator may read them, the customer never. */
+    const PROVIDER_TEXT = 'NSFW content detected by safety_checker v2 (trace 7f3a9c)';
+
+    /** A task as the worker leaves it: fal answered 429, replicate took it, then refused it. */
+    async function providerTask(userId: string) {
+      const id = randomUUID();
+      const db = t.database.db;
+      await db.insert(videoTasks).values({
+        id,
+        userId,
+        model: 'veo3',
+        mode: 'text',
+        prompt: 'A fox in the snow',
+        provider: 'fal',
+        deadlineAt: new Date(Date.now() + 60_000),
+      });
+      const at = new Date().toISOString();
+      await recordSubmit(db, id, {
+        provider: 'fal',
+        model: 'fal-ai/veo3.1',
+        at,
+        outcome: 'rate_limited',
+        status: 429,
+      });
+      await recordSubmit(
+        db,
+        id,
+        { provider: 'replicate', model: 'google/veo-3.1', at, outcome: 'accepted' },
+        { jobId: '{"id":"r8_job42"}', requestId: 'r8_job42' },
+      );
+      await recordProviderFinished(db, id, { costUsd: 0.4, error: PROVIDER_TEXT });
+      await db.transaction((tx) =>
+        failAndRefund(tx, id, failureMessage('content_policy'), {
+          failureKind: 'content_policy',
+          providerError: PROVIDER_TEXT,
+        }),
+      );
+      return id;
+    }
+
+    it('lists the provider, model, request id, attempts, timings, cost and error', async () => {
+      const id = await providerTask(ann.user.id);
+      const listed = await asAdmin('GET', '/api/admin/tasks?status=failed');
+      expect(listed.statusCode).toBe(200);
+      const task = listed.json().data.tasks.find((row: { id: string }) => row.id === id);
+      expect(task).toMatchObject({
+        status: 'failed',
+        provider: 'replicate',
+        provider_model: 'google/veo-3.1',
+        provider_request_id: 'r8_job42',
+        attempts: 2,
+        provider_cost_usd: 0.4,
+        provider_error: PROVIDER_TEXT,
+        failure_kind: 'content_policy',
+        error: failureMessage('content_policy'),
+        route_attempts: [
+          { provider: 'fal', model: 'fal-ai/veo3.1', outcome: 'rate_limited', status: 429 },
+          // An attempt stored without a status answers null, not a missing field.
+          { provider: 'replicate', model: 'google/veo-3.1', outcome: 'accepted', status: null },
+        ],
+      });
+      for (const at of [task.submitted_at, task.provider_finished_at]) {
+        expect(new Date(at).toISOString()).toBe(at);
+      }
+      expect(task.provider_finished_at >= task.submitted_at).toBe(true);
+
+      // The user's panel lists the same record.
+      const detail = await asAdmin('GET', `/api/admin/users/${ann.user.id}`);
+      expect(detail.json().data.tasks).toContainEqual(task);
+    });
+
+    it("never shows the provider's error text to the customer", async () => {
+      const id = await providerTask(ann.user.id);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/video/status/${id}`,
+        headers: bearer(ann.token),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toMatchObject({
+        id,
+        status: 'failed',
+        error_message: failureMessage('content_policy'),
+      });
+      expect(res.body).not.toContain(PROVIDER_TEXT);
+      expect(res.body).not.toContain('safety_checker');
     });
   });
 

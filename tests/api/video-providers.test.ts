@@ -308,6 +308,14 @@ describe.each(cases)('%s adapter on %s', (name, kind) => {
         expect(res.statusCode, JSON.stringify(bad)).toBe(400);
         expect(res.json().message).toContain('signature');
       }
+      // A session is no signature.
+      const unsigned = await t.app.inject({
+        method: 'POST',
+        url: `/api/video/webhooks/${name}`,
+        headers: { ...bearer(ann.token), 'content-type': 'application/json' },
+        payload: JSON.stringify({ request_id: job!.requestId, id: job!.requestId }),
+      });
+      expect(unsigned.statusCode).toBe(400);
       expect(await w.processNext()).toBe(false);
       fake.pollsUntilDone = 0;
       const good = await post();

@@ -8,6 +8,9 @@
  * - Money paths: video submit latency at 20 and 100 concurrent users, checkout creation p99.
  * - Local render of one 8 s clip (wall time and ratio to 8 s).
  * - Site build with 1,000 published posts, and publish-to-live with 1,000 posts.
+ * - Video providers: 50 concurrent generations through each production adapter's fake (fal,
+ *   Replicate, Vertex AI, Gemini) with injected 429s and failures: tasks per minute per provider
+ *   and the worker's overhead per task (video-providers.ts).
  * - The resilience suite's long profile (200 users, crashes, two instances), 0 5xx and 0 failures.
  * - Lighthouse scores, layout shift and JavaScript weight of the public pages (lighthouse.ts).
  */
@@ -23,6 +26,7 @@ import { renderLocalVideo } from '../../server/domains/video/providers/local-ren
 import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
 import type { PostsSnapshot } from '../../server/contracts/blog.ts';
 import { lighthouseBench } from './lighthouse.ts';
+import { videoProvidersBench } from './video-providers.ts';
 import { runSuite, SCENARIOS, type SuiteResult } from '../resilience/suite.ts';
 import { PROFILES } from '../resilience/profiles.ts';
 import { localCheckoutForm } from '../helpers/local-checkout.ts';
@@ -54,7 +58,7 @@ interface Row {
 }
 const rows: Row[] = [];
 const figures: Figure[] = [];
-/** BENCH_ONLY=api,render,build,publish,start,resilience,lighthouse runs some sections (all by default). */
+/** BENCH_ONLY=api,render,build,publish,start,video,resilience,lighthouse runs some sections (all by default). */
 const only = process.env.BENCH_ONLY?.split(',');
 const want = (section: string) => !only || only.includes(section);
 /** Sections that threw: the others still run and the table still prints. */
@@ -632,6 +636,16 @@ await section('start', async () => {
     goal: '≤ 5',
     met: median(again) <= 5,
   });
+});
+
+// Video providers (issue 17): every task finishes or is refunded once, none is submitted twice.
+await section('video', async () => {
+  const video = await videoProvidersBench();
+  figures.push(...video.figures);
+  console.log(`\n${video.table}\n`);
+  if (video.problems.length > 0) {
+    throw new Error(`video providers:\n${video.problems.join('\n')}`);
+  }
 });
 
 // Last: its processes leave the machine busy for a while after it returns.

@@ -10,6 +10,7 @@ import { adminActions } from '../../db/schema.ts';
 import type {
   AdminAction,
   AdminPayment,
+  AdminRouteAttempt,
   AdminSubscription,
   AdminTask,
   AdminTaskStatus,
@@ -147,21 +148,58 @@ interface TaskSqlRow {
   error: string | null;
   created_at: Date;
   completed_at: Date | null;
+  provider: string;
+  provider_model: string | null;
+  provider_request_id: string | null;
+  attempts: number;
+  submitted_at: Date | null;
+  provider_finished_at: Date | null;
+  provider_cost_usd: number | null;
+  provider_error: string | null;
+  failure_kind: string | null;
+  route_attempts: unknown;
+}
+
+/**
+ * The route attempts as the contract has them. The column is JSON the worker appends to; each
+ * entry is rebuilt field by field (an absent status is null) so one odd entry cannot make the
+ * strict response schema fail the whole list.
+ */
+function toRouteAttempts(value: unknown): AdminRouteAttempt[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && !!entry)
+    .map((entry) => ({
+      provider: String(entry.provider ?? ''),
+      model: String(entry.model ?? ''),
+      at: String(entry.at ?? ''),
+      outcome: String(entry.outcome ?? ''),
+      status: Number.isInteger(entry.status) ? (entry.status as number) : null,
+    }));
 }
 
 const toAdminTask = (row: TaskSqlRow): AdminTask => ({
   ...row,
   created_at: iso(row.created_at),
   completed_at: isoOrNull(row.completed_at),
+  submitted_at: isoOrNull(row.submitted_at),
+  provider_finished_at: isoOrNull(row.provider_finished_at),
+  route_attempts: toRouteAttempts(row.route_attempts),
 });
 
-/** What a task cost and whether it was refunded come from its ledger rows
- * (`video_task:{id}` and `refund:{id}`), the same rows the video domain writes. */
+/**
+ * What a task cost and whether it was refunded come from its ledger rows (`video_task:{id}` and
+ * `refund:{id}`), the same rows the video domain writes. The provider's reported cost is
+ * numeric(12,6), which both drivers answer as a string: float8 makes it the contract's number.
+ */
 const TASK_SELECT = sql`
   select t.id, t.user_id, u.email as user_email, t.mode, t.prompt, t.status,
          coalesce(-charge.amount, 0)::int as credits_cost,
          (refund.id is not null) as refunded,
-         t.error_message as error, t.created_at, t.completed_at
+         t.error_message as error, t.created_at, t.completed_at,
+         t.provider, t.provider_model, t.provider_request_id, t.attempts, t.submitted_at,
+         t.provider_finished_at, t.provider_cost_usd::float8 as provider_cost_usd,
+         t.provider_error, t.failure_kind, t.route_attempts
   from video_tasks t
   join users u on u.id = t.user_id
   left join credit_transactions charge

@@ -38,7 +38,10 @@ export const videoPlugin = fp(
       deadlineMs: config.video.deadlineMs,
     });
     await app.register(videoRoutes, { video, mediaDir: media.dir });
-    await app.register(videoWebhookRoutes, { db: opts.db, providers });
+    // Only where a configured provider signs its webhooks (fal, Replicate).
+    if (Object.values(providers).some((p) => p.verifyWebhook)) {
+      await app.register(videoWebhookRoutes, { db: opts.db, providers });
+    }
     app.decorate('media', media);
     app.decorate('videoProviders', providers);
   },

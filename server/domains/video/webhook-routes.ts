@@ -13,7 +13,7 @@ import { isProviderError } from './providers/errors.ts';
 import type { VideoProvider } from './providers/types.ts';
 import * as repo from './repository.ts';
 
-const Params = Type.Object({ provider: Type.String({ pattern: '^[a-z]{1,20}$' }) });
+const Params = Type.Object({ provider: Type.String({ pattern: '^[a-z]{1,20}$', maxLength: 20 }) });
 
 export async function videoWebhookRoutes(
   app: FastifyInstance,

@@ -8,7 +8,7 @@
  * scrolls sideways inside it, never the page, and the frame is focusable so the keyboard can
  * scroll it too.
  */
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { formatDateTime } from './format.ts';
 import { userHref } from './route.ts';
 
@@ -36,6 +36,11 @@ export interface DataTableProps<Row extends { id: string }> {
   rowTestId?: string;
   /** A newer page or a refresh is on its way: the rows fade until it arrives. */
   busy?: boolean;
+  /**
+   * What an opened row shows beneath it, across every column (a task's provider record); null
+   * while it is closed. The row's own button opens it and names it with aria-controls.
+   */
+  rowDetails?: (row: Row) => ReactNode;
 }
 
 function cellClass<Row>(column: Column<Row>, row: Row): string | undefined {
@@ -50,6 +55,7 @@ export default function DataTable<Row extends { id: string }>({
   caption,
   rowTestId,
   busy = false,
+  rowDetails,
 }: DataTableProps<Row>) {
   return (
     <div
@@ -80,20 +86,38 @@ export default function DataTable<Row extends { id: string }>({
           </tr>
         </thead>
         <tbody role="rowgroup">
-          {rows.map((row) => (
-            <tr role="row" key={row.id} data-testid={rowTestId}>
-              {columns.map((column) => (
-                <td
-                  key={column.header}
-                  role="cell"
-                  data-label={column.headerHidden || column.unlabelled ? undefined : column.header}
-                  className={cellClass(column, row)}
+          {rows.map((row) => {
+            const details = rowDetails?.(row);
+            return (
+              <Fragment key={row.id}>
+                <tr
+                  role="row"
+                  data-testid={rowTestId}
+                  className={details ? 'has-details' : undefined}
                 >
-                  {column.cell(row)}
-                </td>
-              ))}
-            </tr>
-          ))}
+                  {columns.map((column) => (
+                    <td
+                      key={column.header}
+                      role="cell"
+                      data-label={
+                        column.headerHidden || column.unlabelled ? undefined : column.header
+                      }
+                      className={cellClass(column, row)}
+                    >
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+                {details && (
+                  <tr role="row" className="admin-table__details-row">
+                    <td role="cell" colSpan={columns.length}>
+                      {details}
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
         </tbody>
       </table>
     </div>

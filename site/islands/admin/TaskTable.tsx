@@ -1,15 +1,19 @@
 /**
  * Video tasks as a table (the Tasks view and a user's recent tasks). A failed task whose credits
  * were not given back offers 'Refund N credits'; the server's once-only refund makes a second
- * attempt fail with its message rather than pay twice.
+ * attempt fail with its message rather than pay twice. Each row names the provider and model
+ * that took the job, and its Details button opens the task's provider record beneath it.
  */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { AdminTask } from '../../../server/contracts/admin.ts';
 import { refundTask } from '../../lib/api/admin.ts';
+import * as icons from '../../lib/icons/index.ts';
+import Icon from '../shared/Icon.tsx';
 import { useConfirmAction } from './ActionDialog.tsx';
 import Badge, { humanize, taskTone } from './Badge.tsx';
 import DataTable, { dateColumn, userColumn, type Column } from './DataTable.tsx';
 import { formatCredits, formatDateTime, shorten } from './format.ts';
+import TaskRecord from './TaskRecord.tsx';
 
 const MODE_LABELS: Record<AdminTask['mode'], string> = {
   text: 'Text to Video',
@@ -19,11 +23,26 @@ const MODE_LABELS: Record<AdminTask['mode'], string> = {
 export const TASK_ROW_TEST_ID = 'admin-task-row';
 
 /**
- * The task columns. The Tasks view names each task's user (`showUser`); a user's own panel does
- * not need to. `onRefunded` refreshes whatever shows the task and the user's balance.
+ * The task columns and the provider records they open, for a DataTable or PagedTable. The Tasks
+ * view names each task's user (`showUser`); a user's own panel does not need to. `onRefunded`
+ * refreshes whatever shows the task and the user's balance. `idPrefix` (the table's caption id)
+ * keeps the records' ids unique on the page.
  */
-export function useTaskColumns(showUser: boolean, onRefunded: () => void): Column<AdminTask>[] {
+export function useTaskTable(
+  showUser: boolean,
+  onRefunded: () => void,
+  idPrefix: string,
+): { columns: Column<AdminTask>[]; rowDetails: (task: AdminTask) => ReactNode } {
   const confirmAction = useConfirmAction();
+  // Opened records stay open across pages and refreshes: a task id opens the same task's record.
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
+  const recordId = (task: AdminTask) => `${idPrefix}-record-${task.id}`;
+  const toggle = (task: AdminTask) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(task.id)) next.add(task.id);
+      return next;
+    });
 
   const askRefund = (task: AdminTask) => {
     const credits = formatCredits(task.credits_cost);
@@ -52,7 +71,7 @@ export function useTaskColumns(showUser: boolean, onRefunded: () => void): Colum
     });
   };
 
-  return [
+  const columns: Column<AdminTask>[] = [
     dateColumn('Created', (task) => task.created_at),
     ...(showUser ? [userColumn<AdminTask>()] : []),
     {
@@ -75,24 +94,52 @@ export function useTaskColumns(showUser: boolean, onRefunded: () => void): Colum
         </span>
       ),
     },
+    {
+      header: 'Provider',
+      className: 'admin-table__provider',
+      cell: (task) => (
+        <>
+          {task.provider}
+          <span className="admin-table__sub">{task.provider_model ?? 'not accepted yet'}</span>
+        </>
+      ),
+    },
     { header: 'Credits', numeric: true, cell: (task) => task.credits_cost.toLocaleString() },
     {
       header: 'Actions',
       headerHidden: true,
       className: 'is-actions',
-      cell: (task) =>
-        task.status === 'failed' &&
-        !task.refunded && (
+      cell: (task) => (
+        <span className="admin-table__actions">
           <button
             type="button"
             className="btn btn-secondary btn-sm"
-            onClick={() => askRefund(task)}
+            aria-expanded={open.has(task.id)}
+            aria-controls={open.has(task.id) ? recordId(task) : undefined}
+            onClick={() => toggle(task)}
           >
-            Refund {formatCredits(task.credits_cost)}
+            Details
+            <Icon icon={icons.chevronDown} className="chevron" />
+            <span className="sr-only"> of the task “{shorten(task.prompt, 40)}”</span>
           </button>
-        ),
+          {task.status === 'failed' && !task.refunded && (
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm"
+              onClick={() => askRefund(task)}
+            >
+              Refund {formatCredits(task.credits_cost)}
+            </button>
+          )}
+        </span>
+      ),
     },
   ];
+
+  const rowDetails = (task: AdminTask) =>
+    open.has(task.id) ? <TaskRecord id={recordId(task)} task={task} /> : null;
+
+  return { columns, rowDetails };
 }
 
 interface TaskTableProps {
@@ -114,7 +161,7 @@ export default function TaskTable({
 }: TaskTableProps) {
   return (
     <DataTable
-      columns={useTaskColumns(showUser, onRefunded)}
+      {...useTaskTable(showUser, onRefunded, captionId)}
       rows={tasks}
       captionId={captionId}
       caption={caption}

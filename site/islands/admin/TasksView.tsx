@@ -6,8 +6,10 @@ import { listTasks, type Page } from '../../lib/api/admin.ts';
 import AdminView from './AdminView.tsx';
 import { Empty } from './ListStates.tsx';
 import PagedTable from './PagedTable.tsx';
-import { TASK_ROW_TEST_ID, useTaskColumns } from './TaskTable.tsx';
+import { TASK_ROW_TEST_ID, useTaskTable } from './TaskTable.tsx';
 import { usePagedList } from './use-admin-data.ts';
+
+const CAPTION_ID = 'admin-tasks-caption';
 
 const FILTERS: { value: AdminTaskStatus | ''; label: string }[] = [
   { value: '', label: 'All statuses' },
@@ -21,7 +23,7 @@ export default function TasksView() {
   const [status, setStatus] = useState<AdminTaskStatus | ''>('');
   const fetchPage = useCallback((page: Page) => listTasks(status || null, page), [status]);
   const list = usePagedList(fetchPage, ADMIN_PAGE_SIZE);
-  const columns = useTaskColumns(true, list.reload);
+  const taskTable = useTaskTable(true, list.reload, CAPTION_ID);
   const filterLabel = FILTERS.find((filter) => filter.value === status)?.label ?? '';
 
   const filter = (
@@ -59,8 +61,8 @@ export default function TasksView() {
               : 'Tasks appear here as soon as someone generates a video.'}
           </Empty>
         }
-        columns={columns}
-        captionId="admin-tasks-caption"
+        {...taskTable}
+        captionId={CAPTION_ID}
         caption={`${status ? filterLabel : 'All'} tasks, newest first`}
         rowTestId={TASK_ROW_TEST_ID}
         pagerLabel="Tasks"
