@@ -6,21 +6,18 @@
  * its prompt marker says, each failed one was refunded exactly once and no completed one was, and
  * no prompt reached the provider twice.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../../server/app.ts';
-import { openPglite, openPostgres, queryRows } from '../../server/core/db.ts';
+import { queryRows } from '../../server/core/db.ts';
 import { createMediaStore } from '../../server/domains/video/media.ts';
 import { createVideoWorker } from '../../server/domains/video/worker.ts';
 import type { VideoProviderFake } from '../fakes/video/control.ts';
-import { signInLocal, testConfig, type TestApp } from '../helpers/app.ts';
-import type { DatabaseKind, TestDatabase } from '../helpers/database.ts';
-import { createPostgresDatabase } from '../helpers/postgres.ts';
+import { signInLocal } from '../helpers/app.ts';
+import type { DatabaseKind } from '../helpers/database.ts';
 import { grantCredits, pngImage, requestGeneration } from '../helpers/video.ts';
 import { ledgerChecks } from '../resilience/invariants.ts';
 import { VIDEO_COST } from '../../shared/video.ts';
+import { benchApp, openBenchDatabase } from './video-providers-app.ts';
 import { createStepTimer, perTask, type TaskTiming } from './video-providers-timing.ts';
 
 export const TASKS = 50;
@@ -29,9 +26,14 @@ export const POLL_MS = 50;
 /** Status checks each job needs before it is done at the fake. */
 export const POLLS_UNTIL_DONE = 2;
 const TIMEOUT_MS = 120_000;
-/** Failures injected into submits: [fake jobs accepted before injecting, count, answer]. */
+/**
+ * Failures injected into submits: [fake jobs accepted before, count, answer]. The adapter tries
+ * a submit 3 times, so a batch is at most 2 and the next comes only once the last is served and
+ * no submit is between retries: each submit rides its refusals out in the adapter, and the run
+ * measures that path every time (a submit refused 3 times waits 15 s in our queue instead).
+ */
 export const INJECTIONS = [
-  [0, 3, { status: 429, retryAfterSeconds: 1 }],
+  [0, 2, { status: 429, retryAfterSeconds: 1 }],
   [15, 2, { status: 503 }],
   [30, 2, { status: 429, retryAfterSeconds: 1 }],
 ] as const;
@@ -50,44 +52,6 @@ function spec(provider: string, i: number): { prompt: string; outcome: Outcome; 
   };
 }
 
-/** A fresh migrated database; on PostgreSQL one created for this run and dropped after it. */
-async function openBenchDatabase(kind: DatabaseKind, pgUrl: string | null): Promise<TestDatabase> {
-  if (kind === 'pglite') {
-    const database = await openPglite();
-    await database.migrate();
-    return { ...database, url: null, dispose: () => database.close() };
-  }
-  const created = await createPostgresDatabase(pgUrl!, 'bench_video_');
-  const database = openPostgres(created.url, 10);
-  await database.migrate();
-  return {
-    ...database,
-    url: created.url,
-    async dispose() {
-      await database.close();
-      await created.drop();
-    },
-  };
-}
-
-/** The app as tests build it (createTestApp), on a database this script opens itself. */
-async function benchApp(database: TestDatabase, env: Record<string, string>): Promise<TestApp> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'veo3-bench-video-'));
-  const config = testConfig(dataDir, env);
-  const app = await buildApp(config, { authRateLimit: 100_000, scheduler: false, database });
-  return {
-    app,
-    config,
-    database,
-    dataDir,
-    async close() {
-      await app.close();
-      await database.dispose();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 export interface RunResult {
   provider: string;
   database: DatabaseKind;
@@ -98,6 +62,7 @@ export interface RunResult {
   refunds: number;
   /** Prompts the fake accepted more than one job for. */
   duplicateSubmits: number;
+  requeuedSubmits: number;
   injected: { 429: number; 503: number };
   /** Injected failures the fake actually answered (all of them, or the run did not test them). */
   served: { 429: number; 503: number };
@@ -163,14 +128,18 @@ export async function runProvider(
 
     // Injected as the run goes, so refusals meet both the first submits and later ones.
     const pending = [...INJECTIONS];
+    let injectedSoFar = 0;
     const injectDue = () => {
-      while (pending[0] && fake.jobs.length >= pending[0][0]) {
-        const [, count, failure] = pending.shift()!;
-        fake.failSubmits(count, { ...failure });
-      }
+      const next = pending[0];
+      if (!next || fake.jobs.length < next[0] || timer.submitsInFlight() > 0) return;
+      if (fake.requests.filter((r) => r.status === 429 || r.status === 503).length < injectedSoFar)
+        return;
+      pending.shift();
+      fake.failSubmits(next[1], { ...next[2] });
+      injectedSoFar += next[1];
     };
     injectDue();
-    inject = setInterval(injectDue, 10);
+    inject = setInterval(injectDue, 5);
 
     const open = async () =>
       (
@@ -208,7 +177,6 @@ export async function runProvider(
         problems.push(`submit ${i} answered ${res.statusCode}: ${res.body}`);
     }
 
-    if (process.env.VIDEO_BENCH_DEBUG) console.log(name, performance.now() - started, JSON.stringify(await queryRows(db, sql`select left(prompt, 20) as p, attempts, route_attempts, created_at, submitted_at, provider_finished_at, updated_at from video_tasks where attempts > 1 or updated_at - created_at > interval '8 seconds' order by updated_at desc limit 3`)));
     const tasks = await queryRows<{ prompt: string; status: string; failure_kind: string | null }>(
       db,
       sql`select prompt, status, failure_kind from video_tasks`,
@@ -217,6 +185,14 @@ export async function runProvider(
       await queryRows<{ n: number }>(
         db,
         sql`select count(*)::int as n from credit_transactions where source_type = 'refund'`,
+      )
+    )[0]!.n;
+    // Submits refused even after the adapter's retries: the task waited in our queue for another.
+    const requeuedSubmits = (
+      await queryRows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from video_tasks, jsonb_array_elements(route_attempts) a
+            where a->>'outcome' <> 'accepted'`,
       )
     )[0]!.n;
     problems.push(...checkOutcomes(specs, tasks, fake));
@@ -254,6 +230,7 @@ export async function runProvider(
       failed: tasks.filter((r) => r.status === 'failed').length,
       refunds,
       duplicateSubmits,
+      requeuedSubmits,
       injected,
       served,
       wallMs: lastStepEnd - started,

@@ -37,6 +37,8 @@ export function createStepTimer() {
   const taskOfJob = new Map<string, string>();
   /** Calls of processNext that found no due task, and their time (the queue's own polling). */
   const idle = { claims: 0, ms: 0 };
+  /** Submits inside the adapter right now (some may be between retries). */
+  let submitsInFlight = 0;
 
   async function timed<T>(part: Part, run: () => Promise<T>): Promise<T> {
     const started = performance.now();
@@ -65,11 +67,16 @@ export function createStepTimer() {
           if (key === 'submit') {
             const taskId = (args[0] as { taskId: string }).taskId;
             nameTask(taskId);
-            const jobId = (await timed('providerMs', async () =>
-              call.apply(target, args),
-            )) as string;
-            taskOfJob.set(jobId, taskId);
-            return jobId;
+            submitsInFlight += 1;
+            try {
+              const jobId = (await timed('providerMs', async () =>
+                call.apply(target, args),
+              )) as string;
+              taskOfJob.set(jobId, taskId);
+              return jobId;
+            } finally {
+              submitsInFlight -= 1;
+            }
           }
           nameTask(taskOfJob.get(args[0] as string));
           return timed('providerMs', async () => call.apply(target, args));
@@ -142,7 +149,15 @@ export function createStepTimer() {
     return lastStepEnd;
   }
 
-  return { provider, media, checkResult, drive, steps, idle };
+  return {
+    provider,
+    media,
+    checkResult,
+    drive,
+    steps,
+    idle,
+    submitsInFlight: () => submitsInFlight,
+  };
 }
 
 export interface TaskTiming {

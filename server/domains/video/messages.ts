@@ -23,7 +23,7 @@ export const TASK_MESSAGES = {
 /** error_message of a failed task, by why it failed. Each says what happened and what to do. */
 export const FAILURE_MESSAGES = {
   content_policy: `The video service's safety filter blocked this prompt or image. Change it and try again. ${refunded}`,
-  provider: `Video generation failed at the video service. Please try again. ${refunded}`,
+  provider: `The video service could not make this video. Please try again. ${refunded}`,
   unavailable: `The video service could not take your video right now. Please try again later. ${refunded}`,
   result: `The video service returned a video that failed our checks (it must play, last about ${VIDEO_SECONDS} seconds and have sound). Please try again. ${refunded}`,
   deadline: `Video generation did not finish in time and was stopped. ${refunded}`,

@@ -86,21 +86,18 @@ export function useTaskTable(
       ),
     },
     {
-      header: 'Status',
-      cell: (task) => (
-        <span className="admin-badges">
-          <Badge tone={taskTone(task.status)}>{humanize(task.status)}</Badge>
-          {task.refunded && <Badge tone="neutral">Refunded</Badge>}
-        </span>
-      ),
-    },
-    {
-      header: 'Provider',
+      // The provider shares the status cell: the table keeps to the width of a laptop screen.
+      header: 'Status and provider',
       className: 'admin-table__provider',
       cell: (task) => (
         <>
-          {task.provider}
-          <span className="admin-table__sub">{task.provider_model ?? 'not accepted yet'}</span>
+          <span className="admin-badges">
+            <Badge tone={taskTone(task.status)}>{humanize(task.status)}</Badge>
+            {task.refunded && <Badge tone="neutral">Refunded</Badge>}
+          </span>
+          <span className="admin-table__sub">
+            {task.provider} · {task.provider_model ?? 'not accepted yet'}
+          </span>
         </>
       ),
     },

@@ -67,6 +67,7 @@ export function createLocalVideoProvider(opts: {
       job.error = new Error(
         'this prompt matches LOCAL_RENDER_FAIL_PATTERN, so the local renderer failed it on purpose.',
       );
+      job.queued = false;
       job.finished = true;
       running.set(id, job);
       return job;
