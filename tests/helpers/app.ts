@@ -57,19 +57,34 @@ export async function createTestApp(
   kind: DatabaseKind,
   opts: { env?: Record<string, string>; deps?: Omit<AppDeps, 'database'> } = {},
 ): Promise<TestApp> {
+  return buildTestApp(await createTestDatabase(kind), {
+    ...opts,
+    env: {
+      ADMIN_USERNAME: TEST_ADMIN.username,
+      ADMIN_PASSWORD_HASH: await testAdminHash,
+      ...opts.env,
+    },
+  });
+}
+
+/**
+ * The real app on a database the caller opened (createTestApp's, or the bench's own), with a
+ * temporary DATA_DIR; `close` disposes of all three.
+ */
+export async function buildTestApp(
+  database: TestDatabase,
+  opts: { env?: Record<string, string>; deps?: Omit<AppDeps, 'database'> } = {},
+): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veo3-test-'));
-  const config = testConfig(dataDir, {
-    ADMIN_USERNAME: TEST_ADMIN.username,
-    ADMIN_PASSWORD_HASH: await testAdminHash,
-    ...opts.env,
-  });
-  const database = await createTestDatabase(kind);
-  const app = await buildApp(config, {
-    authRateLimit: 1000,
-    scheduler: false,
-    ...opts.deps,
-    database,
-  });
+  const config = testConfig(dataDir, opts.env);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, { authRateLimit: 1000, scheduler: false, ...opts.deps, database });
+  } catch (error) {
+    await database.dispose();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     app,
     config,

@@ -35,9 +35,18 @@ export async function createTestDatabase(
   }
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const created = await createPostgresDatabase(baseUrl, `t_${Date.now().toString(36)}_`);
-  const database = openPostgres(created.url, 5);
-  if (migrate) await database.migrate();
+  return openFreshPostgres(baseUrl, `t_${Date.now().toString(36)}_`, { migrate });
+}
+
+/** A new PostgreSQL database under `baseUrl` (migrated unless told not to), dropped by dispose. */
+export async function openFreshPostgres(
+  baseUrl: string,
+  prefix: string,
+  opts: { migrate?: boolean; poolSize?: number } = {},
+): Promise<TestDatabase> {
+  const created = await createPostgresDatabase(baseUrl, prefix);
+  const database = openPostgres(created.url, opts.poolSize ?? 5);
+  if (opts.migrate ?? true) await database.migrate();
   return {
     ...database,
     url: created.url,
