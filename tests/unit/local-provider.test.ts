@@ -1,7 +1,8 @@
 /**
  * The local provider's own rules (the renderer itself is tests/unit/local-renderer.test.ts): a
  * prompt matching LOCAL_RENDER_FAIL_PATTERN fails at once as a provider failure (it never takes a
- * render slot, so it never waits in the local queue), and job ids are checked before any path
+ * render slot, so it never waits in the local queue), a job whose files are gone is failed (not
+ * an error the worker would retry until the deadline), and job ids are checked before any path
  * is built from them.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -31,6 +32,16 @@ describe('local video provider', () => {
       state: 'failed',
       kind: 'provider',
       detail: expect.stringContaining('LOCAL_RENDER_FAIL_PATTERN'),
+    });
+  });
+
+  it('fails a job whose files are gone (a worker killed before writing them) instead of erroring', async () => {
+    const provider = createLocalVideoProvider({ jobsDir: dir });
+    const lost = 'local-00000000-0000-4000-8000-000000000000';
+    expect(await provider.poll(lost)).toEqual({
+      state: 'failed',
+      kind: 'provider',
+      detail: `the local job ${lost} was lost`,
     });
   });
 

@@ -144,11 +144,14 @@ export function createLocalVideoProvider(opts: {
           detail: `The local renderer failed: ${job.error.message.split('\n')[0]}`,
         };
       }
-      // Not running here and not finished: the process that started it died. Start again.
-      const input = JSON.parse(await readFile(path.join(dir, 'input.json'), 'utf8')) as {
-        prompt: string;
-        mode: 'text' | 'image';
-      };
+      // Not running here and not finished: the process that started it died. Start again from
+      // its input; a process killed before writing the input (or after handing the video over
+      // and removing the job) left nothing to start from: that job is lost.
+      const saved = await readFile(path.join(dir, 'input.json'), 'utf8').catch(() => null);
+      if (saved === null) {
+        return { state: 'failed', kind: 'provider', detail: `the local job ${id} was lost` };
+      }
+      const input = JSON.parse(saved) as { prompt: string; mode: 'text' | 'image' };
       start(id, input);
       return { state: 'running', progress: 0 };
     },
