@@ -295,6 +295,10 @@ export const videoTasks = pgTable(
     index('video_tasks_user_idx').on(t.userId, t.createdAt),
     index('video_tasks_provider_request_idx').on(t.providerRequestId),
     index('video_tasks_created_idx').on(t.createdAt),
+    // The worker's claim: unfinished tasks by when their next step is due.
+    index('video_tasks_due_idx')
+      .on(t.runAfter)
+      .where(sql`${t.status} in ('pending', 'processing')`),
     check('video_tasks_progress_range', sql`${t.progress} between 0 and 100`),
   ],
 );

@@ -37,3 +37,5 @@ CREATE TABLE "video_provider_health" (
 	"last_error_at" timestamp with time zone,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
+--> statement-breakpoint
+CREATE INDEX "video_tasks_due_idx" ON "video_tasks" USING btree ("run_after") WHERE "video_tasks"."status" in ('pending', 'processing');

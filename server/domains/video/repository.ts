@@ -54,8 +54,9 @@ export async function completedPage(db: DbOrTx, userId: string, limit: number, o
 }
 
 /**
- * Claims the oldest claimable task for `owner`: one waiting (pending, or processing between two
- * status checks) whose `run_after` has come, or one whose lease expired (its worker died). SKIP
+ * Claims the task whose next step is most overdue for `owner` (a new task is due when created):
+ * one waiting (pending, or processing between two status checks) whose `run_after` has come, or
+ * one whose lease expired (its worker died), read from `video_tasks_due_idx`. SKIP
  * LOCKED lets several workers claim at once without waiting on each other or taking the same row.
  */
 export async function claimTask(
@@ -74,7 +75,7 @@ export async function claimTask(
           where status in ('pending', 'processing')
             and (lease_expires_at is null or lease_expires_at < now())
             and run_after <= now()
-          order by created_at
+          order by run_after
           for update skip locked
           limit 1
         )
