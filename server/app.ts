@@ -11,6 +11,7 @@ import { apiDocsPlugin, apiSpecPlugin } from './core/api-docs.ts';
 import { databasePlugin } from './core/database-plugin.ts';
 import { errorsPlugin, notFoundHandler } from './core/errors.ts';
 import { healthPlugin } from './core/health.ts';
+import { videoReadiness } from './domains/video/readiness.ts';
 import { rateLimitPlugin } from './core/rate-limit.ts';
 import { requestInputPlugin } from './core/request-input.ts';
 import { securityPlugin } from './core/security.ts';
@@ -51,7 +52,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // Accounts register the auth plugin: every later route knows its caller.
   await app.register(accountsPlugin, { config, db, userCache, authRateLimit, google, mailer });
   await app.register(apiDocsPlugin);
-  await app.register(healthPlugin, { database, version: config.version, startedAt });
+  // Readiness asks the video domain (media store, queue lag) when called: it registers below.
+  const readiness = () => videoReadiness(db, app.media);
+  await app.register(healthPlugin, { database, version: config.version, startedAt, readiness });
   await app.register(creditsPlugin, { db, userCache });
   await app.register(billingPlugin, { config, db, accounts: app.accounts, stripe, scheduler });
   await app.register(videoPlugin, { config, db });

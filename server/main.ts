@@ -66,6 +66,8 @@ export async function startServer(config: Config, deps: AppDeps = {}): Promise<R
     port,
     background,
     async stop() {
+      // From here the balancer sees this instance as not ready and stops sending requests.
+      app.beginDraining();
       closing.abort();
       // Stop claiming tasks and hand unfinished ones back to the queue, then close the server.
       await worker?.stop();

@@ -39,3 +39,29 @@ export const HealthResponse = Type.Object({
   uptimeSeconds: Type.Number(),
 });
 export type HealthResponse = Static<typeof HealthResponse>;
+
+/** GET /api/health/live. */
+export const LiveResponse = Type.Object({
+  success: Type.Literal(true),
+  status: Type.Literal('ok'),
+  version: Type.String(),
+  uptimeSeconds: Type.Number(),
+});
+export type LiveResponse = Static<typeof LiveResponse>;
+
+/** GET /api/health/ready: 200 when ready, 503 when not or while shutting down. */
+export const ReadyResponse = Type.Object({
+  success: Type.Boolean(),
+  status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready'), Type.Literal('draining')]),
+  checks: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      ok: Type.Boolean(),
+      critical: Type.Boolean(),
+      detail: Type.String(),
+    }),
+  ),
+  version: Type.String(),
+  uptimeSeconds: Type.Number(),
+});
+export type ReadyResponse = Static<typeof ReadyResponse>;

@@ -1,24 +1,56 @@
-/** GET /api/health: liveness, database reachability, version and uptime. */
+/**
+ * Health for people and load balancers:
+ * - GET /api/health: database reachability, version and uptime (the original check).
+ * - GET /api/health/live: the process answers; touches nothing else (a restart is the cure).
+ * - GET /api/health/ready: whether this instance should get traffic: the database answers and
+ *   every critical check passes (the media store is writable); non-critical checks (queue lag)
+ *   are reported only. From the moment shutdown begins (`app.beginDraining`), ready answers 503
+ *   so the balancer stops sending new requests while the in-flight ones finish.
+ */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { HealthResponse } from '../contracts/common.ts';
+import { HealthResponse, LiveResponse, ReadyResponse } from '../contracts/common.ts';
 import type { Database } from './db.ts';
+
+export interface ReadinessCheck {
+  name: string;
+  ok: boolean;
+  /** A failing critical check takes the instance out of rotation. */
+  critical: boolean;
+  detail: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Shutdown has begun: /api/health/ready answers 503 from now on. */
+    beginDraining(): void;
+  }
+}
 
 export const healthPlugin = fp(
   async (
     app: FastifyInstance,
-    opts: { database: Pick<Database, 'ping'>; version: string; startedAt: number },
+    opts: {
+      database: Pick<Database, 'ping'>;
+      version: string;
+      startedAt: number;
+      /** The domains' readiness checks, run per request (called lazily: domains load later). */
+      readiness?: () => Promise<ReadinessCheck[]>;
+    },
   ) => {
+    let draining = false;
+    app.decorate('beginDraining', () => {
+      draining = true;
+    });
+    const uptimeSeconds = () => Math.round((Date.now() - opts.startedAt) / 1000);
+    const schema = (summary: string, response: Record<number, unknown>) => ({
+      config: { access: 'public' as const },
+      schema: { tags: ['health'], summary, response },
+    });
+
     app.get(
       '/api/health',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags: ['health'],
-          summary: 'Liveness and database reachability',
-          response: { 200: HealthResponse, 503: HealthResponse },
-        },
-      },
+      schema('Liveness and database reachability', { 200: HealthResponse, 503: HealthResponse }),
       async (_request, reply) => {
         const up = await opts.database.ping();
         return reply.status(up ? 200 : 503).send({
@@ -26,7 +58,41 @@ export const healthPlugin = fp(
           status: up ? 'ok' : 'degraded',
           database: up ? 'up' : 'down',
           version: opts.version,
-          uptimeSeconds: Math.round((Date.now() - opts.startedAt) / 1000),
+          uptimeSeconds: uptimeSeconds(),
+        });
+      },
+    );
+
+    app.get(
+      '/api/health/live',
+      schema('The process answers (touches no database)', { 200: LiveResponse }),
+      async () => ({
+        success: true as const,
+        status: 'ok' as const,
+        version: opts.version,
+        uptimeSeconds: uptimeSeconds(),
+      }),
+    );
+
+    app.get(
+      '/api/health/ready',
+      schema('Whether this instance should get traffic', {
+        200: ReadyResponse,
+        503: ReadyResponse,
+      }),
+      async (_request, reply) => {
+        const database: ReadinessCheck = (await opts.database.ping())
+          ? { name: 'database', ok: true, critical: true, detail: 'answered' }
+          : { name: 'database', ok: false, critical: true, detail: 'did not answer' };
+        const others = database.ok && opts.readiness ? await opts.readiness() : [];
+        const checks = [database, ...others];
+        const ready = !draining && checks.every((c) => c.ok || !c.critical);
+        return reply.status(ready ? 200 : 503).send({
+          success: ready,
+          status: draining ? 'draining' : ready ? 'ready' : 'not_ready',
+          checks,
+          version: opts.version,
+          uptimeSeconds: uptimeSeconds(),
         });
       },
     );

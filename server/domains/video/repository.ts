@@ -316,3 +316,17 @@ export async function providerStats(db: DbOrTx, hours: number) {
         order by provider`,
   );
 }
+
+/**
+ * How long the most overdue due task has waited for a worker, in seconds (0 when none is due):
+ * the first row of `video_tasks_due_idx`.
+ */
+export async function queueLagSeconds(db: DbOrTx): Promise<number> {
+  const rows = await queryRows<{ lag: number | null }>(
+    db,
+    sql`select extract(epoch from now() - min(run_after))::float8 as lag from video_tasks
+        where status in ('pending', 'processing') and run_after <= now()
+          and (lease_expires_at is null or lease_expires_at < now())`,
+  );
+  return Math.max(0, rows[0]?.lag ?? 0);
+}
