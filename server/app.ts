@@ -11,7 +11,7 @@ import { apiDocsPlugin, apiSpecPlugin } from './core/api-docs.ts';
 import { databasePlugin } from './core/database-plugin.ts';
 import { errorsPlugin, notFoundHandler } from './core/errors.ts';
 import { healthPlugin } from './core/health.ts';
-import { videoReadiness } from './domains/video/readiness.ts';
+import { metricsPlugin } from './core/metrics.ts';
 import { rateLimitPlugin } from './core/rate-limit.ts';
 import { requestInputPlugin } from './core/request-input.ts';
 import { securityPlugin } from './core/security.ts';
@@ -41,6 +41,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const db = database.db;
   // First of the rest: every route registered after it must declare its access level.
   await app.register(accessPlugin);
+  // Next: its onResponse hook times every later route. Process metrics only for a real server.
+  const processMetrics = config.env !== 'test';
+  await app.register(metricsPlugin, { token: config.metrics.token, processMetrics });
   await app.register(errorsPlugin);
   const inlineScriptHashes = () => release.inlineScriptHashes;
   await app.register(securityPlugin, { production: config.isProduction, inlineScriptHashes });
@@ -52,9 +55,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // Accounts register the auth plugin: every later route knows its caller.
   await app.register(accountsPlugin, { config, db, userCache, authRateLimit, google, mailer });
   await app.register(apiDocsPlugin);
-  // Readiness asks the video domain (media store, queue lag) when called: it registers below.
-  const readiness = () => videoReadiness(db, app.media);
-  await app.register(healthPlugin, { database, version: config.version, startedAt, readiness });
+  await app.register(healthPlugin, { database, version: config.version, startedAt });
   await app.register(creditsPlugin, { db, userCache });
   await app.register(billingPlugin, { config, db, accounts: app.accounts, stripe, scheduler });
   await app.register(videoPlugin, { config, db });

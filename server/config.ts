@@ -62,6 +62,9 @@ const EnvSchema = Type.Object({
   ADMIN_PASSWORD: Type.String({ default: '', maxLength: 200 }),
   ADMIN_PASSWORD_HASH: Type.String({ default: '' }),
   ADMIN_STATUS_PASSWORD: Type.String({ default: '', maxLength: 200 }),
+  // Empty: no GET /metrics on the app. METRICS_PORT 0: no separate metrics listener.
+  METRICS_TOKEN: Type.String({ default: '', maxLength: 500 }),
+  METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -130,6 +133,8 @@ export interface Config {
   } | null;
   /** What `GET /api/admin/status?password=` checks: ADMIN_STATUS_PASSWORD, else the admin's. */
   statusPasswordHash: string | null;
+  /** Bearer token of the app's GET /metrics (null: no route); port of a token-less listener (null: none). */
+  metrics: { token: string | null; port: number | null };
 }
 
 /**
@@ -246,6 +251,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY === 'true',
     http: { ...HTTP_DEADLINES, maxConnections: env.MAX_CONNECTIONS || null },
     version: pkg.version,
+    metrics: { token: env.METRICS_TOKEN || null, port: env.METRICS_PORT || null },
     ...adminConfig(env),
   };
 

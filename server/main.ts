@@ -11,6 +11,7 @@ import { PROJECT_ROOT } from './domains/site-build/service.ts';
 import { loadLiveRelease } from './domains/site-build/static-site.ts';
 import { createConfiguredWorker } from './domains/video/setup.ts';
 import { LOCK_KEYS } from './core/db.ts';
+import { serveMetrics } from './core/metrics.ts';
 import { connectionCapFor, openFileLimits } from './core/open-files.ts';
 
 export interface RunningServer {
@@ -53,9 +54,16 @@ export async function startServer(config: Config, deps: AppDeps = {}): Promise<R
     `listening on http://${config.host}:${port} (public URL ${config.publicSiteUrl})`,
   );
 
+  // METRICS_PORT: the scraper's own listener, no token (the app's /metrics needs METRICS_TOKEN).
+  // Opened before the worker starts: a port in use stops the start with nothing left running.
+  const metricsServer = config.metrics.port
+    ? await serveMetrics(app.metrics, config.metrics.port, config.host)
+    : null;
+  if (metricsServer) app.log.info(`metrics on http://${config.host}:${metricsServer.port}/metrics`);
+
   const worker =
     config.video.worker === 'inline'
-      ? createConfiguredWorker(config, app.database.db, app.log, app.videoProviders)
+      ? createConfiguredWorker(config, app.database.db, app.log, app.videoProviders, app.metrics)
       : null;
   worker?.start();
 
@@ -72,6 +80,7 @@ export async function startServer(config: Config, deps: AppDeps = {}): Promise<R
       // Stop claiming tasks and hand unfinished ones back to the queue, then close the server.
       await worker?.stop();
       await background;
+      await metricsServer?.close();
       await app.close();
     },
   };

@@ -8,6 +8,8 @@ import pino from 'pino';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { openDatabase } from './core/db.ts';
 import { logStream } from './core/log.ts';
+import { createMetrics, serveMetrics } from './core/metrics.ts';
+import { addQueueGauges } from './domains/video/queue-metrics.ts';
 import { createConfiguredWorker } from './domains/video/setup.ts';
 
 async function main(): Promise<void> {
@@ -21,7 +23,15 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel, name: 'video-worker' }, logStream(config.logFormat));
   const database = await openDatabase(config);
   await database.migrate();
-  const worker = createConfiguredWorker(config, database.db, log);
+  // A separate worker reports its own finished tasks (and the shared queue) on METRICS_PORT.
+  const metrics = createMetrics({ processMetrics: true });
+  addQueueGauges(metrics, database.db);
+  // Its own METRICS_PORT: beside `npm start` on one host, give each process a different one.
+  const metricsServer = config.metrics.port
+    ? await serveMetrics(metrics, config.metrics.port, config.host)
+    : null;
+  if (metricsServer) log.info(`metrics on http://${config.host}:${metricsServer.port}/metrics`);
+  const worker = createConfiguredWorker(config, database.db, log, undefined, metrics);
   worker.start();
   let closing = false;
   const shutdown = (signal: string) => {
@@ -30,6 +40,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'worker shutting down');
     worker
       .stop()
+      .then(() => metricsServer?.close())
       .then(() => database.close())
       .then(
         () => process.exit(0),

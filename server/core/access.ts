@@ -33,6 +33,8 @@ export const ACCESS_LEVELS = [
   'webhook',
   /** GET /api/admin/status: no session, the handler checks ?password= instead. */
   'admin-password',
+  /** GET /metrics: no session, the handler checks the METRICS_TOKEN bearer instead. */
+  'metrics-token',
 ] as const;
 
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
@@ -72,6 +74,7 @@ function guardFor(level: AccessLevel, signInMessage: string | undefined): Guard 
     case 'public':
     case 'webhook':
     case 'admin-password':
+    case 'metrics-token':
       return null;
   }
 }

@@ -24,6 +24,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Shutdown has begun: /api/health/ready answers 503 from now on. */
     beginDraining(): void;
+    /** A domain's readiness checks, run by each GET /api/health/ready. */
+    addReadinessCheck(check: () => Promise<ReadinessCheck[]>): void;
   }
 }
 
@@ -34,13 +36,15 @@ export const healthPlugin = fp(
       database: Pick<Database, 'ping'>;
       version: string;
       startedAt: number;
-      /** The domains' readiness checks, run per request (called lazily: domains load later). */
-      readiness?: () => Promise<ReadinessCheck[]>;
     },
   ) => {
     let draining = false;
+    const readiness: Array<() => Promise<ReadinessCheck[]>> = [];
     app.decorate('beginDraining', () => {
       draining = true;
+    });
+    app.decorate('addReadinessCheck', (check: () => Promise<ReadinessCheck[]>) => {
+      readiness.push(check);
     });
     const uptimeSeconds = () => Math.round((Date.now() - opts.startedAt) / 1000);
     const schema = (summary: string, response: Record<number, unknown>) => ({
@@ -84,7 +88,7 @@ export const healthPlugin = fp(
         const database: ReadinessCheck = (await opts.database.ping())
           ? { name: 'database', ok: true, critical: true, detail: 'answered' }
           : { name: 'database', ok: false, critical: true, detail: 'did not answer' };
-        const others = database.ok && opts.readiness ? await opts.readiness() : [];
+        const others = database.ok ? (await Promise.all(readiness.map((c) => c()))).flat() : [];
         const checks = [database, ...others];
         const ready = !draining && checks.every((c) => c.ok || !c.critical);
         return reply.status(ready ? 200 : 503).send({

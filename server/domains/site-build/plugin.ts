@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import { LOCK_KEYS, type Database } from '../../core/db.ts';
+import { siteBuildMetrics } from '../../core/metrics.ts';
 import type { BlogService } from '../blog/service.ts';
 import { createPostsSiteBuilder, postsSnapshotPath, writePostsSnapshot } from './posts-snapshot.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
@@ -63,6 +64,7 @@ export const siteBuildPlugin = fp(
           publicSiteUrl: config.publicSiteUrl,
           log: app.log,
           onSwitch: () => loadLiveRelease(config.dataDir, release),
+          onBuildFinished: siteBuildMetrics(app.metrics),
         })
       : null;
     const snapshotPath = postsSnapshotPath(config.dataDir);

@@ -117,6 +117,8 @@ export interface SiteBuilderOptions {
   extraSources?: string[];
   /** Called after the live release changed (the static server reloads its index). */
   onSwitch?: (manifest: ReleaseManifest) => void | Promise<void>;
+  /** Told how long each build took and whether it succeeded (metrics: server/core/metrics.ts). */
+  onBuildFinished?: (seconds: number, ok: boolean) => void;
 }
 
 export function createSiteBuilder(opts: SiteBuilderOptions) {
@@ -180,6 +182,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
       await withProjectBuildLock(root, () => runAstroBuild(stagingDir));
       await moveDir(stagingDir, outDir);
     } catch (error) {
+      opts.onBuildFinished?.((Date.now() - started) / 1000, false);
       await rm(outDir, { recursive: true, force: true });
       opts.log.error(
         { err: error, release: id },
@@ -202,6 +205,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     await switchCurrent(opts.dataDir, id);
     await pruneReleases(opts.dataDir);
     opts.log.info({ release: id, durationMs: manifest.durationMs }, 'site release live');
+    opts.onBuildFinished?.(manifest.durationMs / 1000, true);
     await opts.onSwitch?.(manifest);
     return manifest;
   }

@@ -14,6 +14,8 @@ import type { VideoProvider } from './providers/types.ts';
 import { videoRoutes } from './routes.ts';
 import { createVideoService } from './service.ts';
 import { createConfiguredProviders } from './setup.ts';
+import { addQueueGauges } from './queue-metrics.ts';
+import { videoReadiness } from './readiness.ts';
 import { videoWebhookRoutes } from './webhook-routes.ts';
 
 declare module 'fastify' {
@@ -44,6 +46,8 @@ export const videoPlugin = fp(
     }
     app.decorate('media', media);
     app.decorate('videoProviders', providers);
+    app.addReadinessCheck(() => videoReadiness(opts.db, media));
+    addQueueGauges(app.metrics, opts.db);
   },
-  { name: 'video', dependencies: ['database', 'access', 'auth', 'multipart'] },
+  { name: 'video', dependencies: ['database', 'access', 'auth', 'multipart', 'health', 'metrics'] },
 );

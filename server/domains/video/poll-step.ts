@@ -117,6 +117,7 @@ async function saveResult(
     const result = await media.publish(tmp);
     if (await repo.completeTask(db, task.id, ctx.owner, result)) {
       log.info({ taskId: task.id, result: result.resultUrl }, 'video task completed');
+      ctx.opts.metrics?.onFinished(task, 'completed');
     }
   } finally {
     await rm(tmp, { force: true });

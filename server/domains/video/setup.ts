@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Config } from '../../config.ts';
 import { routedProviders, type VideoProviderName } from '../../config-video.ts';
 import type { Db } from '../../core/db.ts';
+import { videoTaskMetrics, type Metrics } from '../../core/metrics.ts';
 import { createMediaStore } from './media.ts';
 import { createFalProvider } from './providers/fal.ts';
 import { createGeminiProvider } from './providers/gemini.ts';
@@ -74,6 +75,7 @@ export function createConfiguredWorker(
   db: Db,
   log: Logger,
   providers = createConfiguredProviders(config),
+  metrics?: Metrics,
 ) {
   const localOnly = [...routedProviders(config.video)].every((p) => p === 'local');
   return createVideoWorker({
@@ -89,5 +91,6 @@ export function createConfiguredWorker(
     expectedMs: localOnly ? 8000 : 3 * 60_000,
     webhookBase: config.video.webhookBase,
     breaker: config.video.breaker,
+    ...(metrics ? { metrics: videoTaskMetrics(metrics) } : {}),
   });
 }

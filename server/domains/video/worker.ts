@@ -59,6 +59,10 @@ export interface WorkerOptions {
   busyRetryMs?: number;
   /** The result check (tests swap nothing here; it is injectable for the bench's overhead runs). */
   checkResult?: (file: string, signal?: AbortSignal) => Promise<unknown>;
+  /** Told once per task this process finishes (server/core/metrics.ts videoTaskMetrics). */
+  metrics?: {
+    onFinished(task: VideoTaskRow, outcome: 'completed' | 'failed', failureKind?: string): void;
+  };
 }
 
 export const DEADLINE_MESSAGE = failureMessage('deadline');
@@ -117,8 +121,10 @@ export function createVideoWorker(opts: WorkerOptions) {
           ...(providerError ? { providerError } : {}),
         }),
       );
-      if (done)
+      if (done) {
         log.info({ taskId: task.id, kind, providerError }, 'video task failed and refunded');
+        opts.metrics?.onFinished(task, 'failed', kind);
+      }
       await removeUpload(task);
     },
     release: (task, next) => repo.releaseTask(db, task.id, owner, next),

@@ -1,0 +1,215 @@
+/**
+ * Prometheus metrics (item 6 of issue 18). Each app, and a separate worker, owns one Registry:
+ * prom-client's global registry would make every app a test builds share (and re-register) the
+ * same series. Counters and histograms are updated where things happen; the queue's gauges are
+ * read from the database at scrape time, so any number of instances report the same queue.
+ *
+ * `GET /metrics` on the main app needs `Authorization: Bearer METRICS_TOKEN` (absent when the
+ * token is empty); METRICS_PORT serves the same text on a listener of its own without a token,
+ * for a scraper on a private network (serveMetrics).
+ */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { PROVIDER_NAMES } from '../config-video.ts';
+import { unauthorized } from './errors.ts';
+
+/** Generation takes seconds locally and minutes at a hosted Veo: buckets span both. */
+const GENERATION_BUCKETS = [5, 15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800];
+const SITE_BUILD_BUCKETS = [1, 2, 5, 10, 20, 30, 60, 120, 300];
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics(opts: { processMetrics?: boolean } = {}) {
+  const registry = new Registry();
+  if (opts.processMetrics) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request durations by route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    tasksFinished: new Counter({
+      name: 'video_tasks_finished_total',
+      help: 'Video tasks finished by this process, by provider, outcome and failure kind',
+      labelNames: ['provider', 'outcome', 'failure_kind'] as const,
+      registers,
+    }),
+    generationSeconds: new Histogram({
+      name: 'video_generation_seconds',
+      help: 'Seconds from a video request to its completed video, by provider',
+      labelNames: ['provider'] as const,
+      buckets: GENERATION_BUCKETS,
+      registers,
+    }),
+    webhookEvents: new Counter({
+      name: 'webhook_events_total',
+      help: 'Provider webhook deliveries handled, by provider and outcome',
+      labelNames: ['provider', 'outcome'] as const,
+      registers,
+    }),
+    siteBuildSeconds: new Histogram({
+      name: 'site_build_seconds',
+      help: 'Duration of site builds (successful and failed)',
+      buckets: SITE_BUILD_BUCKETS,
+      registers,
+    }),
+    siteBuildFailures: new Counter({
+      name: 'site_build_failures_total',
+      help: 'Site builds that failed',
+      registers,
+    }),
+  };
+}
+
+/** The worker's hook (WorkerOptions.metrics): counts each task once, where it finishes. */
+export function videoTaskMetrics(metrics: Metrics) {
+  return {
+    onFinished(
+      task: { provider: string; createdAt: Date },
+      outcome: 'completed' | 'failed',
+      failureKind?: string,
+    ) {
+      const { provider } = task;
+      metrics.tasksFinished.inc({ provider, outcome, failure_kind: failureKind ?? '' });
+      if (outcome === 'completed') {
+        const seconds = (Date.now() - task.createdAt.getTime()) / 1000;
+        metrics.generationSeconds.observe({ provider }, seconds);
+      }
+    },
+  };
+}
+
+/** The site builder's hook (SiteBuilderOptions.onBuildFinished). */
+export function siteBuildMetrics(metrics: Metrics) {
+  return (seconds: number, ok: boolean) => {
+    metrics.siteBuildSeconds.observe(seconds);
+    if (!ok) metrics.siteBuildFailures.inc();
+  };
+}
+
+/**
+ * A webhook delivery, counted when answered: a 2xx means verified and committed (Stripe's handler
+ * answers after its transaction; a video one after the task was nudged), anything else failed.
+ * The provider comes from the route, or from its :provider parameter only when it names one of
+ * ours: the parameter is the caller's text, and each label value is a series kept forever.
+ */
+function countWebhook(metrics: Metrics, request: FastifyRequest, status: number): void {
+  const route = request.routeOptions;
+  if (route.config.access !== 'webhook') return;
+  const named = (request.params as { provider?: unknown } | undefined)?.provider;
+  const provider = route.url?.startsWith('/api/stripe/')
+    ? 'stripe'
+    : (PROVIDER_NAMES as readonly unknown[]).includes(named)
+      ? String(named)
+      : 'unknown';
+  const outcome = status >= 200 && status < 300 ? 'processed' : 'failed';
+  metrics.webhookEvents.inc({ provider, outcome });
+}
+
+/**
+ * One query for the several metrics a scrape collects from it: prom-client starts every collect
+ * of a scrape at once, so they share the promise; the next scrape queries afresh.
+ */
+export function oncePerScrape<T>(query: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    pending ??= query().finally(() => setTimeout(() => (pending = null), 0));
+    return pending;
+  };
+}
+
+/** Constant-time comparison of a presented token (hashed first: equal lengths, no length leak). */
+function tokenMatches(presented: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's metrics: the onResponse hook and the domains record into it. */
+    metrics: Metrics;
+  }
+}
+
+/**
+ * Decorates `metrics`, times every response by its route pattern (never the raw URL: ids would
+ * make a series per task), and registers GET /metrics when a token is configured.
+ */
+export const metricsPlugin = fp(
+  async (
+    app: FastifyInstance,
+    opts: { token: string | null; processMetrics: boolean; metrics?: Metrics },
+  ) => {
+    const { token } = opts;
+    const metrics = opts.metrics ?? createMetrics({ processMetrics: opts.processMetrics });
+    app.decorate('metrics', metrics);
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      metrics.httpDuration.observe(
+        { method: request.method, route, status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+      countWebhook(metrics, request, reply.statusCode);
+    });
+    if (!token) return;
+    app.get(
+      '/metrics',
+      // No session: the handler checks the bearer METRICS_TOKEN itself.
+      { config: { access: 'metrics-token' }, schema: { hide: true } },
+      async (request, reply) => {
+        const header = request.headers.authorization ?? '';
+        const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
+        if (!presented || !tokenMatches(presented, token)) {
+          throw unauthorized('A valid metrics token is required.', 'INVALID_METRICS_TOKEN');
+        }
+        return reply
+          .header('content-type', metrics.registry.contentType)
+          .header('cache-control', 'no-store')
+          .send(await metrics.registry.metrics());
+      },
+    );
+  },
+  { name: 'metrics', dependencies: ['access'] },
+);
+
+/**
+ * METRICS_PORT: a listener of its own serving only GET /metrics, without a token (bind it where
+ * only the scraper reaches it). Resolves once listening; `close` stops it.
+ */
+export async function serveMetrics(
+  metrics: Metrics,
+  port: number,
+  host: string,
+): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const url = (req.url ?? '').split('?')[0];
+    if (url !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    server,
+    port: typeof address === 'object' && address ? address.port : port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
