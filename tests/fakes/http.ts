@@ -38,3 +38,35 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.setHeader('content-type', 'application/json; charset=UTF-8');
   res.end(JSON.stringify(body));
 }
+
+/**
+ * Logs a request as it arrives in a fake's request log (its status filled in when answered),
+ * with the fields the fake adds (which server, the credential it carried). Returns the parsed
+ * URL, the entry, and a JSON `send` that records the status it answers.
+ */
+export function logRequest<E extends { method: string; path: string; status: number }>(
+  log: E[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  extra: Omit<E, 'method' | 'path' | 'status'>,
+): { url: URL; entry: E; send: (status: number, body: unknown) => void } {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const entry = {
+    ...extra,
+    method: req.method ?? 'GET',
+    path: `${url.pathname}${url.search}`,
+    status: 0,
+  } as E;
+  log.push(entry);
+  const send = (status: number, body: unknown) => {
+    entry.status = status;
+    sendJson(res, status, body);
+  };
+  return { url, entry, send };
+}
+
+/** A request header as one string, or null. */
+export const headerOf = (req: IncomingMessage, name: string): string | null => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : null;
+};

@@ -3,8 +3,8 @@
  * then the path picks the interactions or file route.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, sendJson } from '../http.ts';
-import { googleError, keyProblem, type Send } from './errors.ts';
+import { headerOf, logRequest, readBody } from '../http.ts';
+import { googleError, keyProblem } from './errors.ts';
 import { downloadFile } from './files.ts';
 import { cancelInteraction, createInteraction, getInteraction } from './interactions.ts';
 import type { GeminiState } from './state.ts';
@@ -15,20 +15,10 @@ export async function handleApi(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const header = req.headers['x-goog-api-key'];
-  const entry: GeminiRequestLog = {
+  const { url, entry, send } = logRequest<GeminiRequestLog>(state.fake.requests, req, res, {
     server: 'api',
-    method: req.method ?? 'GET',
-    path: `${url.pathname}${url.search}`,
-    apiKey: typeof header === 'string' ? header : null,
-    status: 0,
-  };
-  state.fake.requests.push(entry);
-  const send: Send = (status, body) => {
-    entry.status = status;
-    sendJson(res, status, body);
-  };
+    apiKey: headerOf(req, 'x-goog-api-key'),
+  });
   const raw = req.method === 'POST' ? await readBody(req) : '';
 
   const refused = keyProblem(entry.apiKey, state.fake.apiKey);

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { googleError, type Send } from './errors.ts';
+import { headerOf, logRequest } from '../http.ts';
 import type { GeminiState } from './state.ts';
 import type { GeminiRequestLog } from './types.ts';
 
@@ -34,16 +35,11 @@ export async function handleStorage(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const header = req.headers['x-goog-api-key'];
-  const entry: GeminiRequestLog = {
+  const { entry } = logRequest<GeminiRequestLog>(state.fake.requests, req, res, {
     server: 'storage',
-    method: req.method ?? 'GET',
-    path: `${url.pathname}${url.search}`,
-    apiKey: typeof header === 'string' ? header : null,
-    status: 200,
-  };
-  state.fake.requests.push(entry);
+    apiKey: headerOf(req, 'x-goog-api-key'),
+  });
+  entry.status = 200;
   if (req.method !== 'GET' || !state.signed.has(entry.path)) {
     entry.status = 403;
     res.writeHead(403, { 'content-type': 'application/xml; charset=UTF-8' });

@@ -4,7 +4,7 @@
  * or the problem form `{ title, detail, status }` (422 with `invalid_fields`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, sendJson } from '../http.ts';
+import { headerOf, logRequest, readBody, sendJson } from '../http.ts';
 import { bodyProblems, describeImage, validationError } from './input.ts';
 import {
   cancel,
@@ -25,20 +25,10 @@ export async function handleApi(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const auth = req.headers.authorization;
-  const entry: ReplicateFakeRequest = {
+  const { url, entry, send } = logRequest<ReplicateFakeRequest>(state.fake.requests, req, res, {
     server: 'api',
-    method: req.method ?? 'GET',
-    path: `${url.pathname}${url.search}`,
-    authorization: typeof auth === 'string' ? auth : null,
-    status: 0,
-  };
-  state.fake.requests.push(entry);
-  const send: Send = (status, body) => {
-    entry.status = status;
-    sendJson(res, status, body);
-  };
+    authorization: headerOf(req, 'authorization'),
+  });
   const raw = req.method === 'POST' ? await readBody(req) : '';
 
   if (entry.authorization !== `Bearer ${state.fake.token}`) {

@@ -12,6 +12,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookRequest } from '../../../server/domains/video/providers/types.ts';
+import { headerOf, logRequest } from '../http.ts';
 import { finish, predictionJson, refresh } from './predictions.ts';
 import type { FakeState, ReplicateFakeRequest, WebhookOptions } from './types.ts';
 
@@ -74,16 +75,10 @@ export async function handleDelivery(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const auth = req.headers.authorization;
-  const entry: ReplicateFakeRequest = {
+  const { url, entry } = logRequest<ReplicateFakeRequest>(state.fake.requests, req, res, {
     server: 'delivery',
-    method: req.method ?? 'GET',
-    path: `${url.pathname}${url.search}`,
-    authorization: typeof auth === 'string' ? auth : null,
-    status: 0,
-  };
-  state.fake.requests.push(entry);
+    authorization: headerOf(req, 'authorization'),
+  });
   const job = state.files.get(url.pathname);
   if (job) refresh(state, job);
   if (!job || job.dataRemoved || (req.method !== 'GET' && req.method !== 'HEAD')) {
