@@ -22,16 +22,7 @@
  */
 import { durationMs, type ParsedError } from '../http.ts';
 import type { VideoJobInput, VideoJobState } from '../types.ts';
-
-type Json = Record<string, unknown>;
-
-const objectOr = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Json)
-    : undefined;
-const stringOr = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : undefined;
-const arrayOr = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+import { arrayOr, objectOr, stringOr, type Json } from '../json.ts';
 
 /**
  * What every job asks for: one 8-second landscape 720p clip (the product sells exactly that).

@@ -20,15 +20,7 @@
 import type { ParsedError } from '../http.ts';
 import type { VideoJobInput, VideoJobState } from '../types.ts';
 import { dataUri } from '../image.ts';
-
-type Json = Record<string, unknown>;
-
-const objectOr = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Json)
-    : undefined;
-const stringOr = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : undefined;
+import { objectOr, stringOr, type Json } from '../json.ts';
 
 /** Safety-filter wording (Replicate's E005 and Google's texts); see the header comment. */
 const SAFETY_TEXT =
