@@ -13,8 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics, serveMetrics, videoTaskMetrics } from '../../server/core/metrics.ts';
 import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
 import { siteBuildMetrics } from '../../server/core/metrics.ts';
-import { createMediaStore } from '../../server/domains/video/media.ts';
-import { createVideoWorker } from '../../server/domains/video/worker.ts';
 import { startServer } from '../../server/main.ts';
 import { bearer, createTestApp, signInLocal, testConfig, type TestApp } from '../helpers/app.ts';
 import { databaseKinds } from '../helpers/database.ts';
@@ -24,6 +22,7 @@ import {
   grantCredits,
   requestGeneration,
   routesTo,
+  testWorker,
 } from '../helpers/video.ts';
 
 /** A port nothing listens on (the kernel's pick, released again). */
@@ -38,7 +37,6 @@ function freePort(): Promise<number> {
 }
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
-const quiet = { info() {}, warn() {}, error() {} };
 const WEBHOOK_KEY = Buffer.from('metrics-test-webhook-key-0123456');
 
 /** A delivery signed as Replicate signs them (Standard Webhooks), about no task of ours. */
@@ -160,15 +158,9 @@ describe.each(databaseKinds)('metrics on %s', (kind) => {
     const provider = fakeProvider({
       failFor: (prompt) => (prompt.includes('[fail]') ? 'the fake failed it' : null),
     });
-    const worker = createVideoWorker({
-      db: t.database.db,
+    const worker = testWorker(t, {
       providers: { [provider.name]: provider },
       routes: routesTo(provider.name),
-      media: createMediaStore(t.dataDir),
-      uploadsDir: path.join(t.dataDir, 'uploads'),
-      log: quiet,
-      pollIntervalMs: 5,
-      idleMs: 5,
       metrics: videoTaskMetrics(t.app.metrics),
     });
     await drainQueue(t.database.db, worker);

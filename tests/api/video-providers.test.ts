@@ -12,9 +12,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
 import { FAILURE_MESSAGES, TASK_MESSAGES } from '../../server/domains/video/messages.ts';
-import { createMediaStore } from '../../server/domains/video/media.ts';
 import type { VideoProvider } from '../../server/domains/video/providers/types.ts';
-import { createVideoWorker } from '../../server/domains/video/worker.ts';
 import { startFalFake } from '../fakes/fal/index.ts';
 import { startGeminiFake } from '../fakes/gemini/index.ts';
 import { startReplicateFake } from '../fakes/replicate/index.ts';
@@ -29,12 +27,11 @@ import {
   grantCredits,
   pngImage,
   requestGeneration,
+  testWorker,
 } from '../helpers/video.ts';
 import { expectCreditsInvariant } from '../helpers/credits-invariant.ts';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-
-const quiet = { info() {}, warn() {}, error() {} };
 
 const FAKES: Record<string, () => Promise<VideoProviderFake>> = {
   fal: () => startFalFake(),
@@ -82,15 +79,10 @@ describe.each(cases)('%s adapter on %s', (name, kind) => {
       { provider: name, model: fake.models[mode] },
       ...(opts.withBackup ? [{ provider: 'backup', model: 'backup-model' }] : []),
     ];
-    return createVideoWorker({
-      db: t.database.db,
+    return testWorker(t, {
       providers,
       routes: { text: route('text'), image: route('image') },
-      media: createMediaStore(t.dataDir),
-      uploadsDir: path.join(t.dataDir, 'uploads'),
-      log: quiet,
       pollIntervalMs: 10,
-      idleMs: 5,
       webhookBase: 'http://127.0.0.1:9',
       breaker: { failures: 1000, openMs: 1000 },
     });

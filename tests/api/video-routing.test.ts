@@ -5,24 +5,25 @@
  * provider and shows in the admin overview; refusals everywhere fail at once; a task waiting out
  * a rate limit is refunded only by its deadline; queue positions.
  */
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
-import { createMediaStore } from '../../server/domains/video/media.ts';
 import { FAILURE_MESSAGES, TASK_MESSAGES } from '../../server/domains/video/messages.ts';
 import {
   VideoProviderError,
   type ProviderErrorKind,
 } from '../../server/domains/video/providers/errors.ts';
 import type { VideoProvider } from '../../server/domains/video/providers/types.ts';
-import { createVideoWorker } from '../../server/domains/video/worker.ts';
 import { bearer, createTestApp, signInAdmin, signInLocal, type TestApp } from '../helpers/app.ts';
 import { expectCreditsInvariant } from '../helpers/credits-invariant.ts';
 import { databaseKinds } from '../helpers/database.ts';
-import { drainQueue, fakeProvider, grantCredits, requestGeneration } from '../helpers/video.ts';
-
-const quiet = { info() {}, warn() {}, error() {} };
+import {
+  drainQueue,
+  fakeProvider,
+  grantCredits,
+  requestGeneration,
+  testWorker,
+} from '../helpers/video.ts';
 
 /** A provider whose submits all fail with `kind` (counting them). */
 function refusing(name: string, kind: ProviderErrorKind, retryAfterMs?: number) {
@@ -56,15 +57,9 @@ describe.each(databaseKinds)('video routing on %s', (kind) => {
 
   function worker(providers: VideoProvider[], breaker = { failures: 1000, openMs: 60_000 }) {
     const route = providers.map((p) => ({ provider: p.name, model: `${p.name}-model` }));
-    return createVideoWorker({
-      db: t.database.db,
+    return testWorker(t, {
       providers: Object.fromEntries(providers.map((p) => [p.name, p])),
       routes: { text: route, image: route },
-      media: createMediaStore(t.dataDir),
-      uploadsDir: path.join(t.dataDir, 'uploads'),
-      log: quiet,
-      pollIntervalMs: 5,
-      idleMs: 5,
       breaker,
     });
   }

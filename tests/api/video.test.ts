@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../server/core/db.ts';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
-import { createMediaStore } from '../../server/domains/video/media.ts';
 import { testVideo } from '../fakes/video/test-video.ts';
 import { FAILURE_MESSAGES } from '../../server/domains/video/messages.ts';
-import { createVideoWorker, DEADLINE_MESSAGE } from '../../server/domains/video/worker.ts';
+import { DEADLINE_MESSAGE, type WorkerOptions } from '../../server/domains/video/worker.ts';
 import * as videoRepo from '../../server/domains/video/repository.ts';
 import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
 import { databaseKinds } from '../helpers/database.ts';
@@ -15,13 +14,12 @@ import {
   drainQueue,
   fakeProvider,
   grantCredits,
-  routesTo,
   pngImage,
   requestGeneration,
+  routesTo,
+  testWorker,
   type MultipartFile,
 } from '../helpers/video.ts';
-
-const quiet = { info() {}, warn() {}, error() {} };
 
 describe.each(databaseKinds)('video generation on %s', (kind) => {
   let t: TestApp;
@@ -37,19 +35,10 @@ describe.each(databaseKinds)('video generation on %s', (kind) => {
     extraHeaders: Record<string, string> = {},
   ) => requestGeneration(t.app, token, fields, file, extraHeaders);
   const balance = (token: string) => creditBalance(t.app, token);
-  const worker = (
-    provider = fakeProvider(),
-    extra: Partial<Parameters<typeof createVideoWorker>[0]> = {},
-  ) =>
-    createVideoWorker({
-      db: t.database.db,
+  const worker = (provider = fakeProvider(), extra: Partial<WorkerOptions> = {}) =>
+    testWorker(t, {
       providers: { [provider.name]: provider },
       routes: routesTo(provider.name),
-      media: createMediaStore(t.dataDir),
-      uploadsDir: path.join(t.dataDir, 'uploads'),
-      log: quiet,
-      pollIntervalMs: 5,
-      idleMs: 5,
       ...extra,
     });
   /** Runs the queue until no task is unfinished. */

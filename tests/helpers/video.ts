@@ -8,6 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { queryRows, type Db } from '../../server/core/db.ts';
+import path from 'node:path';
+import { createMediaStore } from '../../server/domains/video/media.ts';
+import { createVideoWorker, type WorkerOptions } from '../../server/domains/video/worker.ts';
 import { testVideo } from '../fakes/video/test-video.ts';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
 import type {
@@ -127,6 +130,25 @@ export function fakeProvider(
     requestIdOf: (id) => id,
   };
   return provider;
+}
+
+/**
+ * The real worker on a test app's database and data folder: quick polls, no logs. Tests give
+ * the providers and routes, and any option they exercise.
+ */
+export function testWorker(
+  t: TestApp,
+  opts: Pick<WorkerOptions, 'providers' | 'routes'> & Partial<WorkerOptions>,
+) {
+  return createVideoWorker({
+    db: t.database.db,
+    media: createMediaStore(t.dataDir),
+    uploadsDir: path.join(t.dataDir, 'uploads'),
+    log: { info() {}, warn() {}, error() {} },
+    pollIntervalMs: 5,
+    idleMs: 5,
+    ...opts,
+  });
 }
 
 /** The routes that send both modes to one provider (for workers built in tests). */

@@ -277,6 +277,20 @@ describe('Account pre-hijack through Google sign-in', () => {
       expect(rows[0]?.n).toBe(1);
     });
 
+    /** Resolves once a session of this database waits on a row lock (10 s at most). */
+    async function waitForLockWaiter() {
+      for (const end = Date.now() + 10_000; Date.now() < end;) {
+        const [row] = await queryRows<{ n: number }>(
+          t.database.db,
+          sql`select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if ((row?.n ?? 0) > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error('the sign-in never waited on the held row');
+    }
+
     // PGlite runs one statement at a time, so only PostgreSQL can hold a row open mid-sign-in.
     it.runIf(kind === 'postgres')(
       'answers the loser of a first-sign-in race with the winner’s account, not a 500',
@@ -294,8 +308,8 @@ describe('Account pre-hijack through Google sign-in', () => {
             })
             .returning();
           signingIn = signInWithGoogle('sub-held', email);
-          // Long enough for the sign-in to reach its insert and wait on this uncommitted row.
-          await new Promise((resolve) => setTimeout(resolve, 500));
+          // Until the sign-in's insert waits on this uncommitted row (seen from another connection).
+          await waitForLockWaiter();
           return row!;
         });
         const res = await signingIn!;

@@ -81,6 +81,14 @@ export async function submitStep(
     soonest = soonest === null ? ms : Math.min(soonest, ms);
   };
 
+  // The first frame, read (and re-encoded for remote providers) once per step, not per entry.
+  const frames = new Map<boolean, Promise<VideoJobInput['image']>>();
+  const frameFor = (provider: string) => {
+    const local = provider === 'local';
+    if (!frames.has(local)) frames.set(local, firstFrame(ctx, task, provider));
+    return frames.get(local)!;
+  };
+
   for (const entry of route) {
     const provider = ctx.opts.providers[entry.provider];
     if (!provider) throw new Error(`no adapter for route provider ${entry.provider}`);
@@ -97,7 +105,8 @@ export async function submitStep(
       outcome,
       ...(status === undefined ? {} : { status }),
     });
-    const image = await firstFrame(ctx, task, entry.provider);
+    const image = await frameFor(entry.provider);
+    const hook = webhookUrl(ctx, provider);
     if (!(await repo.markSubmitStarted(db, task.id, ctx.owner))) throw new Error('lease lost');
     let jobId: string;
     try {
@@ -109,7 +118,7 @@ export async function submitStep(
           taskId: task.id,
           deadlineAt: task.deadlineAt,
           ...(image ? { image } : {}),
-          ...(webhookUrl(ctx, provider) ? { webhookUrl: webhookUrl(ctx, provider) } : {}),
+          ...(hook ? { webhookUrl: hook } : {}),
         },
         signal,
       );

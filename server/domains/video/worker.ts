@@ -57,7 +57,7 @@ export interface WorkerOptions {
   breaker?: { failures: number; openMs: number };
   /** Wait before the next submit round when every provider was busy and none said how long. */
   busyRetryMs?: number;
-  /** The result check (tests swap nothing here; it is injectable for the bench's overhead runs). */
+  /** The result check (default checkVideo); the bench wraps it to time it apart. */
   checkResult?: (file: string, signal?: AbortSignal) => Promise<unknown>;
   /** Told once per task this process finishes (server/core/metrics.ts videoTaskMetrics). */
   metrics?: {
