@@ -5,6 +5,7 @@
 import type { RouteOptions } from 'fastify';
 import type { Database } from './core/db.ts';
 import type { Mailer } from './core/mailer.ts';
+import type { MediaStore } from './core/media-store/types.ts';
 import type { GoogleVerifier } from './domains/accounts/service.ts';
 import type { StripeProvider } from './domains/billing/providers/stripe.ts';
 import type { SampleRenderer } from './domains/site-build/samples.ts';
@@ -19,6 +20,10 @@ export interface AppDeps {
   stripe?: StripeProvider;
   /** Debounce between a public content change and its rebuild. */
   publishDebounceMs?: number;
+  /** Writes the static site into a directory instead of `astro build` (tests: instant releases). */
+  siteRenderer?: (outDir: string) => Promise<void>;
+  /** SITE_PUBLISH=s3: how often the bucket's live pointer is read besides notifications (30 s). */
+  releasePollMs?: number;
   /** false: no hourly scheduled grants (tests run them by hand). */
   scheduler?: boolean;
   /** Where logs go (default stdout); tests capture them here. */
@@ -27,6 +32,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Sees every route as it is registered (tests build their route tables from it). */
   onRoute?: (route: RouteOptions) => void;
+  /** The media store (default: from config); instances in one test may share one. */
+  mediaStore?: MediaStore;
   /** Renders the site's sample clips (default: the local ffmpeg renderer). */
   sampleRenderer?: SampleRenderer;
 }

@@ -1,7 +1,7 @@
 /**
- * buildApp(config) → a ready Fastify instance. Tests call it and use `inject`; server/main.ts
- * adds `listen`. It only composes: the core plugins, then one plugin per domain, each given its
- * config and the services it uses. Dependencies with outside effects can be passed in (AppDeps).
+ * buildApp(config) → a ready Fastify instance (tests `inject`; server/main.ts adds `listen`). It
+ * only composes core plugins, then one plugin per domain, each given its config and services;
+ * dependencies with outside effects can be passed in (AppDeps).
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.ts';
@@ -11,7 +11,8 @@ import { apiDocsPlugin, apiSpecPlugin } from './core/api-docs.ts';
 import { databasePlugin } from './core/database-plugin.ts';
 import { errorsPlugin, notFoundHandler } from './core/errors.ts';
 import { healthPlugin } from './core/health.ts';
-import { metricsPlugin } from './core/metrics.ts';
+import { mediaStorePlugin } from './core/media-store/plugin.ts';
+import { createMetrics, metricsPlugin } from './core/metrics.ts';
 import { rateLimitPlugin } from './core/rate-limit.ts';
 import { requestInputPlugin } from './core/request-input.ts';
 import { securityPlugin } from './core/security.ts';
@@ -26,8 +27,6 @@ import { dataApiPlugin } from './domains/data-api/plugin.ts';
 import { emptyLiveRelease, siteBuildPlugin, sitePlugin } from './domains/site-build/plugin.ts';
 import { videoPlugin } from './domains/video/plugin.ts';
 
-export type { AppDeps } from './app-deps.ts';
-
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = createServer(config, deps.logStream);
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
@@ -36,19 +35,22 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const startedAt = Date.now();
   const release = emptyLiveRelease();
 
-  await app.register(databasePlugin, { config, database: deps.database });
+  // Made first: transactions through app.database.db count the credits they moved.
+  const metrics = createMetrics({ processMetrics: config.env !== 'test' });
+  await app.register(databasePlugin, { config, database: deps.database, metrics });
   const { database, userCache } = app;
   const db = database.db;
   // First of the rest: every route registered after it must declare its access level.
   await app.register(accessPlugin);
-  // Next: its onResponse hook times every later route. Process metrics only for a real server.
-  const processMetrics = config.env !== 'test';
-  await app.register(metricsPlugin, { token: config.metrics.token, processMetrics });
+  // Next: its onResponse hook times every later route.
+  await app.register(metricsPlugin, { token: config.metrics.token, metrics });
   await app.register(errorsPlugin);
+  await app.register(mediaStorePlugin, { config, store: deps.mediaStore });
   const inlineScriptHashes = () => release.inlineScriptHashes;
-  await app.register(securityPlugin, { production: config.isProduction, inlineScriptHashes });
+  const security = { inlineScriptHashes, mediaOrigins: app.mediaOrigins };
+  await app.register(securityPlugin, { production: config.isProduction, ...security });
   await app.register(requestInputPlugin);
-  await app.register(rateLimitPlugin);
+  await app.register(rateLimitPlugin, { db, redisUrl: config.scale.redisUrl });
   await app.register(multipartPlugin);
   await app.register(apiSpecPlugin, { version: config.version });
 
@@ -60,13 +62,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(billingPlugin, { config, db, accounts: app.accounts, stripe, scheduler });
   await app.register(videoPlugin, { config, db });
   // The blog, next, schedules rebuilds through the publisher; builds read its posts later.
-  const posts = () => app.blog;
-  await app.register(siteBuildPlugin, { config, database, release, posts, publishDebounceMs });
+  const { siteRenderer, releasePollMs } = deps;
+  const siteBuild = { publishDebounceMs, siteRenderer, releasePollMs, posts: () => app.blog };
+  await app.register(siteBuildPlugin, { config, database, release, ...siteBuild });
   await app.register(blogPlugin, { config, db, publisher: app.publisher });
   await app.register(dataApiPlugin, { db, blog: app.blog });
-  const { accounts, credits, publisher, media } = app;
-  const services = { accounts, credits, publisher, mediaDir: media.dir };
-  await app.register(adminPlugin, { config, database, ...services, startedAt, authRateLimit, now });
+  const { accounts, credits, publisher, mediaStore } = app;
+  const services = { accounts, credits, publisher, mediaStore, startedAt, authRateLimit, now };
+  await app.register(adminPlugin, { config, database, ...services });
 
   app.setNotFoundHandler(notFoundHandler);
   await app.register(sitePlugin, { config, release, posts: app.blog, sampleRenderer });

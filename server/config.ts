@@ -8,6 +8,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import site from '../content/site.json' with { type: 'json' };
 import pkg from '../package.json' with { type: 'json' };
+import { scaleConfig, ScaleEnvSchema, type ScaleConfig } from './config-scale.ts';
 import { describeRoute, VideoEnvSchema, videoConfig, type VideoConfig } from './config-video.ts';
 
 const EnvSchema = Type.Object({
@@ -37,6 +38,7 @@ const EnvSchema = Type.Object({
   STRIPE_API_BASE: Type.String({ default: '' }),
   MAIL_FROM: Type.String({ default: '' }),
   ...VideoEnvSchema,
+  ...ScaleEnvSchema,
   SERVE_SITE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   SAMPLE_CLIPS: Type.Union([Type.Literal('render'), Type.Literal('off')], { default: 'render' }),
   SAMPLE_CACHE_DIR: Type.String({ default: '' }),
@@ -96,6 +98,8 @@ export interface Config {
   /** Null: the local checkout (local mode only). */
   stripe: { secretKey: string; webhookSecret: string; apiBase: URL | null } | null;
   video: VideoConfig;
+  /** Media store, site publishing, shared rate limits, notifications (config-scale.ts). */
+  scale: ScaleConfig;
   serveSite: boolean;
   samples: {
     /** render: clips missing from the cache are rendered in the background after start. */
@@ -163,6 +167,15 @@ function videoSettings(env: Env, isProduction: boolean): VideoConfig {
     isProduction && env.PUBLIC_SITE_URL ? env.PUBLIC_SITE_URL.replace(/\/+$/, '') : null;
   try {
     return videoConfig(env, publicOrigin);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
+/** The scale-out settings, with start-up's refusals as ConfigError. */
+function scaleSettings(env: Env): ScaleConfig {
+  try {
+    return scaleConfig(env);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
@@ -236,6 +249,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           }
         : null,
     video: videoSettings(env, isProduction),
+    scale: scaleSettings(env),
     serveSite: env.SERVE_SITE === 'true',
     samples: {
       render: env.SAMPLE_CLIPS === 'render',
@@ -357,5 +371,7 @@ export function describeAdapters(config: Config): Record<string, string> {
     payments: config.stripe ? 'Stripe Checkout' : 'local (checkout page)',
     video: describeVideo(config),
     mail: config.mail.smtpUrl ? 'SMTP' : 'local (outbox files)',
+    media: config.scale.s3 ? `S3 bucket ${config.scale.s3.bucket}` : 'local (files under DATA_DIR)',
+    'rate limits': config.scale.redisUrl ? 'Redis' : 'the database',
   };
 }

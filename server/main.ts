@@ -6,7 +6,8 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, describeAdapters, loadConfig, loadDotEnv, type Config } from './config.ts';
-import { buildApp, type AppDeps } from './app.ts';
+import type { AppDeps } from './app-deps.ts';
+import { buildApp } from './app.ts';
 import { PROJECT_ROOT } from './domains/site-build/service.ts';
 import { loadLiveRelease } from './domains/site-build/static-site.ts';
 import { createConfiguredWorker } from './domains/video/setup.ts';
@@ -63,7 +64,14 @@ export async function startServer(config: Config, deps: AppDeps = {}): Promise<R
 
   const worker =
     config.video.worker === 'inline'
-      ? createConfiguredWorker(config, app.database.db, app.log, app.videoProviders, app.metrics)
+      ? createConfiguredWorker(
+          config,
+          app.database.db,
+          app.log,
+          app.mediaStore,
+          app.videoProviders,
+          app.metrics,
+        )
       : null;
   worker?.start();
 
@@ -108,7 +116,7 @@ function capConnections(app: FastifyInstance, config: Config): void {
 const MIN_OPEN_FILES = 4096;
 
 /**
- * Makes the live release current when this instance serves the site (building it when missing
+ * Makes the live release current when this instance builds the site (building it when missing
  * or stale, retrying a failed build while the API keeps serving), then renders the sample clips
  * missing from the cache, one at a time at the lowest CPU priority.
  */
@@ -124,16 +132,20 @@ async function bringSiteUp(
       app.log.error({ err }, 'could not write the published-posts snapshot');
     });
   } else {
+    // SITE_PUBLISH=s3: from the bucket when it holds a release of these sources, else built here
+    // and published (also by an instance that does not serve the site itself).
     const manifest = await app.publisher.ensureCurrentRetrying({ signal });
     if (!manifest) return;
-    await loadLiveRelease(config.dataDir, app.siteRelease);
-    app.log.info(
-      { release: manifest.id, sinceStartMs: Math.round(performance.now() - startedAt) },
-      `site ready at ${config.publicSiteUrl}`,
-    );
+    const sinceStartMs = Math.round(performance.now() - startedAt);
+    if (config.serveSite) {
+      await loadLiveRelease(config.dataDir, app.siteRelease);
+      app.log.info({ release: manifest.id, sinceStartMs }, `site ready at ${config.publicSiteUrl}`);
+    } else {
+      app.log.info({ release: manifest.id, sinceStartMs }, 'site release live in the bucket');
+    }
   }
   // An API-only instance (SERVE_SITE=false) serves the clips already in the cache, renders none.
-  if (!app.siteBuilder || !config.samples.render || signal.aborted) return;
+  if (!config.serveSite || !config.samples.render || signal.aborted) return;
   await app.samples.renderMissing({ lowPriority: true, signal }).catch((err: unknown) => {
     if (!signal.aborted) app.log.error({ err }, 'sample clip rendering stopped');
   });

@@ -6,8 +6,10 @@
  */
 import pino from 'pino';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { countingCommits } from './core/after-commit.ts';
 import { openDatabase } from './core/db.ts';
 import { logStream } from './core/log.ts';
+import { createMediaStore } from './core/media-store/index.ts';
 import { createMetrics, serveMetrics } from './core/metrics.ts';
 import { addQueueGauges } from './domains/video/queue-metrics.ts';
 import { createConfiguredWorker } from './domains/video/setup.ts';
@@ -25,13 +27,17 @@ async function main(): Promise<void> {
   await database.migrate();
   // A separate worker reports its own finished tasks (and the shared queue) on METRICS_PORT.
   const metrics = createMetrics({ processMetrics: true });
-  addQueueGauges(metrics, database.db);
+  // Its refunds are counted too (credits granted), once their transactions commit.
+  const db = countingCommits(database.db, metrics);
+  addQueueGauges(metrics, db);
   // Its own METRICS_PORT: beside `npm start` on one host, give each process a different one.
   const metricsServer = config.metrics.port
     ? await serveMetrics(metrics, config.metrics.port, config.host)
     : null;
   if (metricsServer) log.info(`metrics on http://${config.host}:${metricsServer.port}/metrics`);
-  const worker = createConfiguredWorker(config, database.db, log, undefined, metrics);
+  // Results and image-mode uploads: the same store as the API instances (S3_BUCKET on several machines).
+  const store = createMediaStore(config);
+  const worker = createConfiguredWorker(config, db, log, store, undefined, metrics);
   worker.start();
   let closing = false;
   const shutdown = (signal: string) => {
@@ -41,6 +47,7 @@ async function main(): Promise<void> {
     worker
       .stop()
       .then(() => metricsServer?.close())
+      .then(() => store.close())
       .then(() => database.close())
       .then(
         () => process.exit(0),

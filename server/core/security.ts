@@ -21,6 +21,7 @@ const GA_COLLECT = ['https://*.google-analytics.com', 'https://*.analytics.googl
 function cspDirectives(
   production: boolean,
   inlineScriptHashes: string[],
+  mediaOrigins: string[],
 ): Array<[string, string[]]> {
   return [
     ['default-src', ["'self'"]],
@@ -30,8 +31,9 @@ function cspDirectives(
     ],
     // Inline style attributes come from server-rendered islands; styles cannot run code.
     ['style-src', ["'self'", "'unsafe-inline'", `${GOOGLE_GSI}style`]],
-    ['img-src', ["'self'", 'data:', 'blob:', 'https:']],
-    ['media-src', ["'self'", 'blob:']],
+    // Media origins: the bucket or CDN that /media/… and /uploads/… redirect to (S3 store).
+    ['img-src', ["'self'", 'data:', 'blob:', 'https:', ...mediaOrigins]],
+    ['media-src', ["'self'", 'blob:', ...mediaOrigins]],
     ['font-src', ["'self'", 'data:']],
     ['connect-src', ["'self'", GOOGLE_GSI, ...GA_COLLECT]],
     // Google sign-in, and the video hosts the blog's editor may embed (see the sanitizer).
@@ -61,8 +63,12 @@ function cspDirectives(
   ];
 }
 
-export function contentSecurityPolicy(production: boolean, inlineScriptHashes: string[]): string {
-  return cspDirectives(production, inlineScriptHashes)
+export function contentSecurityPolicy(
+  production: boolean,
+  inlineScriptHashes: string[],
+  mediaOrigins: string[] = [],
+): string {
+  return cspDirectives(production, inlineScriptHashes, mediaOrigins)
     .map(([name, values]) => [name, ...values].join(' '))
     .join(';');
 }
@@ -71,9 +77,10 @@ export function contentSecurityPolicy(production: boolean, inlineScriptHashes: s
 export function securityHeaders(
   production: boolean,
   inlineScriptHashes: string[],
+  mediaOrigins: string[] = [],
 ): Record<string, string> & { 'content-security-policy': string } {
   return {
-    'content-security-policy': contentSecurityPolicy(production, inlineScriptHashes),
+    'content-security-policy': contentSecurityPolicy(production, inlineScriptHashes, mediaOrigins),
     // Google's sign-in popup must be able to message the page that opened it.
     'cross-origin-opener-policy': 'same-origin-allow-popups',
     'cross-origin-resource-policy': 'same-origin',
@@ -113,7 +120,12 @@ export const isApiPath = (url: string) => url.startsWith('/api/') && !url.starts
 export const securityPlugin = fp(
   async (
     app: FastifyInstance,
-    opts: { production: boolean; inlineScriptHashes: () => string[] },
+    opts: {
+      production: boolean;
+      inlineScriptHashes: () => string[];
+      /** Origins media redirect to (the S3 store's bucket or CDN); none for local files. */
+      mediaOrigins?: string[];
+    },
   ) => {
     // A release switch replaces the hash array, so comparing identities is enough to notice it.
     let builtFor: string[] | null = null;
@@ -126,7 +138,7 @@ export const securityPlugin = fp(
       }
       const hashes = opts.inlineScriptHashes();
       if (hashes !== builtFor) {
-        headers = securityHeaders(opts.production, hashes);
+        headers = securityHeaders(opts.production, hashes, opts.mediaOrigins);
         builtFor = hashes;
       }
       reply.headers(headers);

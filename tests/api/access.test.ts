@@ -218,7 +218,8 @@ describe.each(databaseKinds)('route access on %s', (kind) => {
     ['GET', '/api/admin/users', 'admin'],
     ['GET', '/api/admin/status', 'admin-password'],
     ['GET', '/api/blog/posts', 'public'],
-    ['GET', '/media/*', 'public'],
+    ['GET', '/media/:file', 'public'],
+    ['GET', '/uploads/blog/:file', 'public'],
     ['GET', '/api/docs/json', 'public'],
   ])('declares %s %s as %s', (method, url, access) => {
     expect(routes).toContainEqual({ method, url, access });

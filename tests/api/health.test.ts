@@ -3,6 +3,7 @@
  * /api/health/ready needs the database and a writable media store, reports the queue's lag
  * without failing on it, and answers 503 from the moment shutdown begins.
  */
+import path from 'node:path';
 import { rm, writeFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,8 +83,9 @@ describe.each(databaseKinds)('health on %s', (kind) => {
   it('ready answers 503 when the media store cannot be written', async () => {
     t = await createTestApp(kind);
     // A file where the media folder should be: nothing can be stored (root ignores modes).
-    await rm(t.app.media.dir, { recursive: true, force: true });
-    await writeFile(t.app.media.dir, 'not a folder');
+    const mediaDir = path.join(t.dataDir, 'media');
+    await rm(mediaDir, { recursive: true, force: true });
+    await writeFile(mediaDir, 'not a folder');
     const res = await t.app.inject({ url: '/api/health/ready' });
     expect(res.statusCode).toBe(503);
     expect(res.json().checks).toContainEqual(

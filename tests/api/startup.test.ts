@@ -58,7 +58,7 @@ describe('npm start on a fresh data directory outside the checkout', () => {
   it('says the mode and the data directory first, then where it listens', () => {
     const messages = lines.map((line) => line.msg);
     expect(messages[0]).toBe(
-      'mode: development, local adapters for database, sign-in, payments, video, mail',
+      'mode: development, local adapters for database, sign-in, payments, video, mail, media',
     );
     expect(messages[1]).toBe(`data directory: ${dataDir}`);
     expect(messages).toContain(

@@ -6,10 +6,9 @@
  * its prompt marker says, each failed one was refunded exactly once and no completed one was, and
  * no prompt reached the provider twice.
  */
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../server/core/db.ts';
-import { createMediaStore } from '../../server/domains/video/media.ts';
+import { createVideoMedia } from '../../server/domains/video/media.ts';
 import { createVideoWorker } from '../../server/domains/video/worker.ts';
 import type { VideoProviderFake } from '../fakes/video/control.ts';
 import { signInLocal } from '../helpers/app.ts';
@@ -111,8 +110,7 @@ export async function runProvider(
         Object.entries(t.app.videoProviders).map(([key, p]) => [key, timer.provider(p)]),
       ),
       routes: t.config.video.routes,
-      media: timer.media(createMediaStore(t.dataDir)),
-      uploadsDir: path.join(t.dataDir, 'uploads'),
+      media: timer.media(createVideoMedia(t.app.mediaStore, t.dataDir)),
       // Refused submits are expected (the injected 429s and 503s); the worker's own errors are not.
       log: { info() {}, warn() {}, error: logged('an error') },
       concurrency: slots,

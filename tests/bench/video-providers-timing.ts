@@ -9,7 +9,7 @@
  * releasing the task, its state and ledger writes, the first frame's JPEG, lease renewals.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { MediaStore } from '../../server/domains/video/media.ts';
+import type { VideoMedia } from '../../server/domains/video/media.ts';
 import { checkVideo } from '../../server/domains/video/result-check.ts';
 import type { VideoProvider } from '../../server/domains/video/providers/types.ts';
 import { sleep } from '../helpers/process.ts';
@@ -85,7 +85,7 @@ export function createStepTimer() {
     });
   }
 
-  const media = (store: MediaStore): MediaStore => ({
+  const media = (store: VideoMedia): VideoMedia => ({
     ...store,
     publish: (file) => timed('publishMs', () => store.publish(file)),
   });

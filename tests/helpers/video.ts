@@ -8,8 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { queryRows, type Db } from '../../server/core/db.ts';
-import path from 'node:path';
-import { createMediaStore } from '../../server/domains/video/media.ts';
+import { createVideoMedia } from '../../server/domains/video/media.ts';
 import { createVideoWorker, type WorkerOptions } from '../../server/domains/video/worker.ts';
 import { testVideo } from '../fakes/video/test-video.ts';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
@@ -142,8 +141,7 @@ export function testWorker(
 ) {
   return createVideoWorker({
     db: t.database.db,
-    media: createMediaStore(t.dataDir),
-    uploadsDir: path.join(t.dataDir, 'uploads'),
+    media: createVideoMedia(t.app.mediaStore, t.dataDir),
     log: { info() {}, warn() {}, error() {} },
     pollIntervalMs: 5,
     idleMs: 5,

@@ -8,7 +8,12 @@ import {
   openSampleLibrary,
   type SampleRenderRequest,
 } from '../../server/domains/site-build/samples.ts';
+import Fastify from 'fastify';
+import { createMediaStore } from '../../server/core/media-store/index.ts';
+import { samplesRoutes } from '../../server/domains/site-build/samples-routes.ts';
+import { testConfig } from '../helpers/app.ts';
 import { galleryEntry } from '../helpers/content.ts';
+import { startS3Server } from '../helpers/s3.ts';
 
 let root: string;
 
@@ -223,5 +228,52 @@ describe('openSampleLibrary', () => {
     expect(await server.lookup('paper-fox')).toMatchObject({ ready: false });
     await ensureSampleClips({ projectRoot: root, cacheDir, render: countingRenderer().render });
     expect(await server.lookup('paper-fox')).toMatchObject({ ready: true });
+  });
+});
+
+describe('sample clips shared through the bucket (several machines)', () => {
+  it('renders a clip on one machine only: another with its own cache finds it in the store and serves it from there', async () => {
+    const s3 = await startS3Server();
+    const store = createMediaStore(testConfig(root, s3.env));
+    try {
+      await writeJson('gallery.json', gallery);
+      const first = countingRenderer();
+      const a = await openSampleLibrary({
+        projectRoot: root,
+        cacheDir: path.join(root, 'cache-a'),
+        render: first.render,
+        store,
+      });
+      expect(await a.renderMissing()).toBe(1);
+      const keys: string[] = [];
+      for await (const key of store.list('samples/')) keys.push(key);
+      expect(keys).toHaveLength(2);
+      expect(keys.some((k) => k.endsWith('/clip.mp4'))).toBe(true);
+
+      const second = countingRenderer();
+      const b = await openSampleLibrary({
+        projectRoot: root,
+        cacheDir: path.join(root, 'cache-b'),
+        render: second.render,
+        store,
+      });
+      const found = await b.lookup('paper-fox');
+      expect(found).toMatchObject({ ready: true });
+      expect(found?.storeKeys?.video).toBe(keys.find((k) => k.endsWith('/clip.mp4')));
+      await b.renderMissing();
+      expect(second.calls).toEqual([]);
+
+      // The machine without the files sends the visitor to the bucket.
+      const app = Fastify();
+      await app.register(samplesRoutes, { samples: b, store });
+      const res = await app.inject({ url: '/samples/paper-fox.mp4' });
+      expect(res.statusCode).toBe(302);
+      const video = await fetch(res.headers.location as string);
+      expect(await video.text()).toBe(`video:${gallery[0]!.prompt}`);
+      await app.close();
+    } finally {
+      await store.close();
+      await s3.close();
+    }
   });
 });

@@ -8,13 +8,15 @@
 import { describeRoute, routedProviders } from '../../config-video.ts';
 import { providerOverview } from '../video/service.ts';
 import { constants } from 'node:fs';
-import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { queryRows, type Database } from '../../core/db.ts';
+import { MEDIA_KEYS, type MediaStore } from '../../core/media-store/types.ts';
 import type {
   AdminSiteBuild,
   AdminStatusResponse,
@@ -54,7 +56,7 @@ export function createOperations(deps: {
   config: Config;
   database: Database;
   publisher: Publisher;
-  mediaDir: string;
+  mediaStore: MediaStore;
   startedAt: number;
 }) {
   const { config, database, publisher } = deps;
@@ -96,18 +98,20 @@ export function createOperations(deps: {
   }
 
   async function checkMedia(): Promise<string> {
-    await mkdir(deps.mediaDir, { recursive: true });
-    const file = path.join(deps.mediaDir, `.selftest-${randomBytes(8).toString('hex')}.txt`);
+    const { mediaStore: store } = deps;
+    // Where results go (a leading dot: never served publicly).
+    const key = `${MEDIA_KEYS.media}.selftest-${randomBytes(8).toString('hex')}.txt`;
     const content = `self-test ${new Date().toISOString()}`;
     try {
-      await writeFile(file, content);
-      if ((await readFile(file, 'utf8')) !== content) {
-        throw new Error('The file read back differs from the one written.');
+      await store.put(key, content, { contentType: 'text/plain; charset=utf-8' });
+      const read = await store.get(key);
+      if (!read || (await text(read.body)) !== content) {
+        throw new Error('The object read back differs from the one written.');
       }
     } finally {
-      await rm(file, { force: true });
+      await store.delete(key);
     }
-    return `wrote, read and deleted a file in ${deps.mediaDir}`;
+    return `wrote, read and deleted an object in ${store.description}`;
   }
 
   async function checkVideoProvider(): Promise<string> {

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../core/db.ts';
+import type { MediaStore } from '../../core/media-store/types.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import type { Publisher } from '../site-build/publisher.ts';
@@ -23,7 +24,7 @@ export const adminPlugin = fp(
       credits: CreditsService;
       publisher: Publisher;
       /** The media store's folder (the self-test writes a file there). */
-      mediaDir: string;
+      mediaStore: MediaStore;
       /** When the app started (the status page's uptime). */
       startedAt: number;
       /** Admin sign-in routes allowed per minute per client address. */
@@ -44,7 +45,7 @@ export const adminPlugin = fp(
       config,
       database: opts.database,
       publisher: opts.publisher,
-      mediaDir: opts.mediaDir,
+      mediaStore: opts.mediaStore,
       startedAt: opts.startedAt,
     });
     await app.register(adminRoutes, {

@@ -1,11 +1,7 @@
 /** HTTP for the blog: public reads (ETag, cache), views, editors' CRUD, uploads, publish status. */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { declareScopeAccess } from '../../core/access.ts';
 import { currentUser } from '../../core/auth.ts';
 import { ARTICLE_BODY_LIMIT } from '../../core/server.ts';
 import { readImageUpload } from '../../core/uploads.ts';
@@ -23,7 +19,7 @@ import {
   PostListResponse,
 } from '../../contracts/blog.ts';
 import type { Publisher } from '../site-build/publisher.ts';
-import { BLOG_UPLOADS_PREFIX, type BlogService } from './service.ts';
+import type { BlogService } from './service.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -58,13 +54,12 @@ function createPublicReads(maxBodies = 512) {
 
 export async function blogRoutes(
   fastify: FastifyInstance,
-  opts: { blog: BlogService; publisher: Publisher; uploadsDir: string },
+  opts: { blog: BlogService; publisher: Publisher },
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { blog, publisher } = opts;
   const tags = ['blog'];
   const admin = ['blog-admin'];
-  mkdirSync(opts.uploadsDir, { recursive: true });
   const publicRead = createPublicReads();
 
   app.get(
@@ -239,22 +234,6 @@ export async function blogRoutes(
       message: 'Image uploaded successfully',
     }),
   );
-
-  // Editors' images: random names, never rewritten, so they cache for a year. Public, like
-  // the posts that show them.
-  await app.register(async (scope) => {
-    declareScopeAccess(scope, 'public');
-    await scope.register(fastifyStatic, {
-      root: path.resolve(opts.uploadsDir),
-      prefix: BLOG_UPLOADS_PREFIX,
-      decorateReply: false,
-      index: false,
-      cacheControl: true,
-      maxAge: '365d',
-      immutable: true,
-      schemaHide: true,
-    });
-  });
 
   app.get(
     '/api/blog/admin/build-status',

@@ -4,12 +4,13 @@
  * published-posts snapshot the static build reads, and the sample articles of local mode.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import site from '../../../content/site.json' with { type: 'json' };
 import type { Db, DbOrTx } from '../../core/db.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { checkImage, reencodeImage } from '../../core/images.ts';
+import { MEDIA_KEYS, type MediaStore } from '../../core/media-store/types.ts';
 import type { PostRow, UserRow } from '../../db/schema.ts';
 import type {
   AdminPost,
@@ -126,8 +127,8 @@ const cleanTags = (tags: string[] | undefined) =>
 
 export function createBlogService(deps: {
   db: Db;
-  /** DATA_DIR/uploads/blog: editors' images, public at /uploads/blog/. */
-  uploadsDir: string;
+  /** Editors' images go to `uploads/blog/…` in the media store, public at /uploads/blog/. */
+  store: MediaStore;
   /** Called after every change that alters public content (publish, unpublish, edit, delete). */
   onPublicChange: () => void;
 }) {
@@ -316,10 +317,12 @@ export function createBlogService(deps: {
     async saveImage(bytes: Buffer): Promise<string> {
       const type = checkImage(bytes, MAX_UPLOAD_BYTES);
       const encoded = await reencodeImage(bytes, type);
-      const dir = deps.uploadsDir;
-      await mkdir(dir, { recursive: true });
-      const name = `${randomBytes(16).toString('hex')}.${type === 'jpeg' ? 'jpg' : type}`;
-      await writeFile(path.join(dir, name), encoded);
+      const ext = type === 'jpeg' ? 'jpg' : type;
+      const name = `${randomBytes(16).toString('hex')}.${ext}`;
+      await deps.store.put(`${MEDIA_KEYS.blogUploads}${name}`, encoded, {
+        contentType: `image/${type}`,
+        cacheControl: 'public, max-age=31536000, immutable',
+      });
       return `${BLOG_UPLOADS_PREFIX}${name}`;
     },
 

@@ -4,7 +4,7 @@
  * the posts) and runs the site builder. With the embedded database, stop `npm start` first
  * (PGlite allows one process); a running server rebuilds by itself when public content changes.
  */
-import path from 'node:path';
+import { createMediaStore } from '../../core/media-store/index.ts';
 import pino from 'pino';
 import { ConfigError, loadConfig, loadDotEnv } from '../../config.ts';
 import { openDatabase } from '../../core/db.ts';
@@ -31,7 +31,8 @@ async function main(): Promise<void> {
     await database.migrate();
     const blog = createBlogService({
       db: database.db,
-      uploadsDir: path.join(config.dataDir, 'uploads', 'blog'),
+      // Only the snapshot is read here: no image is stored.
+      store: createMediaStore(config),
       onPublicChange: () => {},
     });
     await writePostsSnapshot(postsSnapshotPath(config.dataDir), () => blog.snapshot());

@@ -11,6 +11,8 @@ import sharp from 'sharp';
 import { Type } from 'typebox';
 import { HEIGHT, WIDTH } from '../video/providers/render/scene.ts';
 import type { SampleLibrary } from './samples.ts';
+import { sendStoredObject } from '../../core/media-store/serve.ts';
+import type { MediaStore } from '../../core/media-store/types.ts';
 
 /** Seconds a visitor is asked to wait for a pending clip; a render takes a few. */
 export const PENDING_RETRY_SECONDS = 30;
@@ -29,7 +31,10 @@ export function placeholderPoster(): Promise<Buffer> {
 }
 
 /** Served by the API whether or not it serves the site: releases carry no clips. */
-export async function samplesRoutes(app: FastifyInstance, opts: { samples: SampleLibrary }) {
+export async function samplesRoutes(
+  app: FastifyInstance,
+  opts: { samples: SampleLibrary; store?: MediaStore | undefined },
+) {
   app.get(
     '/samples/:file',
     {
@@ -42,6 +47,17 @@ export async function samplesRoutes(app: FastifyInstance, opts: { samples: Sampl
       const found = match ? await opts.samples.lookup(match[1]!) : null;
       if (!match || !found) return reply.callNotFound();
       const kind = match[2] as 'mp4' | 'jpg';
+      if (found.ready && found.storeKeys && opts.store) {
+        // Rendered by another instance into the shared store.
+        const key = kind === 'mp4' ? found.storeKeys.video : found.storeKeys.poster;
+        return sendStoredObject(
+          request,
+          reply,
+          opts.store,
+          key,
+          'public, max-age=0, must-revalidate',
+        );
+      }
       if (found.ready) {
         const cached = kind === 'mp4' ? found.clip.video : found.clip.poster;
         // The same URL gets a new render when the renderer changes: revalidate by ETag.

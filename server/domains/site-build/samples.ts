@@ -9,6 +9,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { MediaStore } from '../../core/media-store/types.ts';
+import { sharedClips, type ClipLookup } from './samples-store.ts';
 
 export interface SampleClip {
   /** File name stem: `samples/{id}.mp4`, `samples/{id}.jpg`, page `/embed/{id}`. */
@@ -195,6 +197,12 @@ export interface SampleLibraryOptions {
   /** Defaults to the project's local renderer (text mode). */
   render?: SampleRenderer;
   log?: Logger;
+  /**
+   * A shared store (the S3 bucket, several machines): clips rendered by any instance are put
+   * under `samples/{key}/`, and an instance whose own cache lacks a clip sends visitors there
+   * instead of rendering it again. Without one, the local cache is all there is.
+   */
+  store?: MediaStore | undefined;
 }
 
 export function sampleCacheDir(projectRoot: string): string {
@@ -262,9 +270,14 @@ export async function openSampleLibrary(opts: SampleLibraryOptions) {
     }
   }
   const isReady = (clip: CachedClip) => ready.has(path.dirname(clip.video));
+  const shared = opts.store ? sharedClips(opts.store) : null;
 
   async function renderOne(clip: CachedClip, options: RenderMissingOptions): Promise<void> {
     const dir = path.dirname(clip.video);
+    // Another instance rendered it into the shared store: visitors are sent there.
+    if (await shared?.has(clip)) return;
+    // Rendered here before the store was set up: share it as it is.
+    if (isReady(clip)) return shared?.put(clip);
     const tmp = path.join(cacheDir, `.tmp-${randomBytes(6).toString('hex')}`);
     try {
       await render({
@@ -283,6 +296,7 @@ export async function openSampleLibrary(opts: SampleLibraryOptions) {
         await rename(tmp, dir);
       });
       ready.add(dir);
+      await shared?.put(clip);
     } catch (error) {
       throw new Error(`Rendering sample clip "${clip.id}" (${clip.source}) failed`, {
         cause: error,
@@ -298,7 +312,7 @@ export async function openSampleLibrary(opts: SampleLibraryOptions) {
     const seen = new Set<string>();
     const missing = cached.filter((clip) => {
       const dir = path.dirname(clip.video);
-      if (seen.has(dir) || isReady(clip)) return false;
+      if (seen.has(dir) || (isReady(clip) && (!shared || shared.known(clip)))) return false;
       seen.add(dir);
       return true;
     });
@@ -337,13 +351,16 @@ export async function openSampleLibrary(opts: SampleLibraryOptions) {
      * clip pending here is looked for on disk again: another process sharing the cache (another
      * instance, the e2e pre-render) may have rendered it.
      */
-    async lookup(id: string): Promise<{ clip: CachedClip; ready: boolean } | null> {
+    async lookup(id: string): Promise<ClipLookup | null> {
       const clip = byId.get(id);
       if (!clip) return null;
       if (!isReady(clip) && (await exists(clip.video)) && (await exists(clip.poster))) {
         ready.add(path.dirname(clip.video));
       }
-      return { clip, ready: isReady(clip) };
+      if (isReady(clip)) return { clip, ready: true, storeKeys: null };
+      // Not on this machine: in the shared store, if another instance rendered it.
+      const inShared = shared && (await shared.has(clip).catch(() => false));
+      return { clip, ready: Boolean(inShared), storeKeys: inShared ? shared.keys(clip) : null };
     },
 
     /** How many declared clips are ready. */

@@ -1,14 +1,23 @@
 /**
- * The media store: finished videos live under DATA_DIR/media with unguessable names and are
- * served at /media/… (with range requests). Provider URLs never reach the client.
+ * The video domain's use of the media store (server/core/media-store): finished videos and their
+ * poster frames under `media/{random}.mp4|jpg` (served at /media/…, with range requests), and
+ * image-mode uploads under `uploads/{taskId}.png`, read by whichever worker renders the task.
+ * Downloads and renders happen in a local temporary folder (ffmpeg needs a file); the result is
+ * streamed into the store from there. Provider URLs never reach the client.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import { MEDIA_KEYS, type MediaStore } from '../../core/media-store/types.ts';
 
+/** The public path of finished videos and posters; the key is the path without its first slash. */
 export const MEDIA_PREFIX = '/media/';
+
+/** Results never change under their random name. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Runs ffmpeg with an argument list (never a shell) and rejects with its stderr tail. */
 export function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
@@ -26,55 +35,76 @@ export function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
   });
 }
 
-export function createMediaStore(dataDir: string) {
-  const dir = path.join(dataDir, 'media');
+/** The store key of an image-mode upload (`video_tasks.input_image` holds `{taskId}.png`). */
+export const uploadKey = (inputImage: string) => `${MEDIA_KEYS.uploads}${inputImage}`;
+
+export function createVideoMedia(store: MediaStore, dataDir: string) {
   const tmpDir = path.join(dataDir, 'tmp');
+  const tempPath = async (ext: string): Promise<string> => {
+    await mkdir(tmpDir, { recursive: true });
+    return path.join(tmpDir, `${randomBytes(12).toString('hex')}${ext}`);
+  };
 
   return {
-    dir,
+    store,
 
-    /** A fresh temporary path for a download or render in progress. */
-    async tempPath(ext: string): Promise<string> {
-      await mkdir(tmpDir, { recursive: true });
-      return path.join(tmpDir, `${randomBytes(12).toString('hex')}${ext}`);
-    },
+    /** A fresh local temporary path for a download or render in progress. */
+    tempPath,
 
     /**
-     * Moves a finished MP4 into the store under a new random name and makes its poster frame.
-     * Returns the public URLs.
+     * Stores a finished MP4 under a new random name, with its poster frame, and returns the
+     * public paths. The local file is left for the caller to remove.
      */
     async publish(videoFile: string): Promise<{ resultUrl: string; posterUrl: string | null }> {
-      await mkdir(dir, { recursive: true });
       const info = await stat(videoFile);
       if (info.size === 0) throw new Error('the video file is empty');
       const name = randomBytes(16).toString('hex');
-      const video = path.join(dir, `${name}.mp4`);
-      try {
-        await rename(videoFile, video);
-      } catch {
-        await copyFile(videoFile, video); // across file systems
-        await rm(videoFile, { force: true });
-      }
+      const poster = await tempPath('.jpg');
       let posterUrl: string | null = `${MEDIA_PREFIX}${name}.jpg`;
       try {
-        await runFfmpeg([
-          '-ss',
-          '1',
-          '-i',
-          video,
-          '-frames:v',
-          '1',
-          '-q:v',
-          '3',
-          '-y',
-          path.join(dir, `${name}.jpg`),
-        ]);
+        await runFfmpeg(['-ss', '1', '-i', videoFile, '-frames:v', '1', '-q:v', '3', '-y', poster]);
+        await store.put(
+          `${MEDIA_KEYS.media}${name}.jpg`,
+          { file: poster },
+          {
+            contentType: 'image/jpeg',
+            cacheControl: IMMUTABLE,
+          },
+        );
       } catch {
         posterUrl = null; // a video without a poster still plays
+      } finally {
+        await rm(poster, { force: true });
       }
+      await store.put(
+        `${MEDIA_KEYS.media}${name}.mp4`,
+        { file: videoFile },
+        {
+          contentType: 'video/mp4',
+          cacheControl: IMMUTABLE,
+        },
+      );
       return { resultUrl: `${MEDIA_PREFIX}${name}.mp4`, posterUrl };
+    },
+
+    /** Keeps an image-mode upload (already re-encoded PNG) until its task ends. */
+    async saveUpload(taskId: string, png: Buffer): Promise<string> {
+      const inputImage = `${taskId}.png`;
+      await store.put(uploadKey(inputImage), png, { contentType: 'image/png' });
+      return inputImage;
+    },
+
+    /** An image-mode upload's bytes (at most 10 MB: read whole), from wherever it was stored. */
+    async readUpload(inputImage: string): Promise<Buffer> {
+      const object = await store.get(uploadKey(inputImage));
+      if (!object) throw new Error(`the task's image ${inputImage} is not in the media store`);
+      return buffer(object.body);
+    },
+
+    async removeUpload(inputImage: string): Promise<void> {
+      await store.delete(uploadKey(inputImage));
     },
   };
 }
 
-export type MediaStore = ReturnType<typeof createMediaStore>;
+export type VideoMedia = ReturnType<typeof createVideoMedia>;

@@ -1,15 +1,16 @@
 /**
  * The video domain in the app: generation requests and task status, providers' completion
- * webhooks, and the media store the finished videos are served from (`app.media`; the admin
- * self-test writes into it). `app.videoProviders` holds the configured adapters, which the
+ * webhooks, and /media/… where finished videos and posters are served from the media store
+ * (`app.mediaStore`, server/core/media-store). `app.videoProviders` holds the configured adapters, which the
  * in-process worker shares.
  */
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../core/db.ts';
-import { createMediaStore, type MediaStore } from './media.ts';
+import { storedObjectRoutes } from '../../core/media-store/serve.ts';
+import { MEDIA_KEYS } from '../../core/media-store/types.ts';
+import { createVideoMedia, MEDIA_PREFIX } from './media.ts';
 import type { VideoProvider } from './providers/types.ts';
 import { videoRoutes } from './routes.ts';
 import { createVideoService } from './service.ts';
@@ -20,7 +21,6 @@ import { videoWebhookRoutes } from './webhook-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    media: MediaStore;
     videoProviders: Record<string, VideoProvider>;
   }
 }
@@ -28,26 +28,35 @@ declare module 'fastify' {
 export const videoPlugin = fp(
   async (app: FastifyInstance, opts: { config: Config; db: Db }) => {
     const { config } = opts;
-    const media = createMediaStore(config.dataDir);
+    const media = createVideoMedia(app.mediaStore, config.dataDir);
     const providers = createConfiguredProviders(config);
     const video = createVideoService({
       db: opts.db,
-      uploadsDir: path.join(config.dataDir, 'uploads'),
+      media,
       firstProvider: {
         text: config.video.routes.text[0]!.provider,
         image: config.video.routes.image[0]!.provider,
       },
       deadlineMs: config.video.deadlineMs,
     });
-    await app.register(videoRoutes, { video, mediaDir: media.dir });
+    await app.register(videoRoutes, { video });
+    // Results never change under their random name: cached for a year.
+    await app.register(storedObjectRoutes, {
+      store: app.mediaStore,
+      urlPrefix: MEDIA_PREFIX,
+      keyPrefix: MEDIA_KEYS.media,
+      cacheControl: 'public, max-age=31536000, immutable',
+    });
     // Only where a configured provider signs its webhooks (fal, Replicate).
     if (Object.values(providers).some((p) => p.verifyWebhook)) {
       await app.register(videoWebhookRoutes, { db: opts.db, providers });
     }
-    app.decorate('media', media);
     app.decorate('videoProviders', providers);
-    app.addReadinessCheck(() => videoReadiness(opts.db, media));
+    app.addReadinessCheck(() => videoReadiness(opts.db, app.mediaStore));
     addQueueGauges(app.metrics, opts.db);
   },
-  { name: 'video', dependencies: ['database', 'access', 'auth', 'multipart', 'health', 'metrics'] },
+  {
+    name: 'video',
+    dependencies: ['database', 'access', 'auth', 'multipart', 'health', 'metrics', 'media-store'],
+  },
 );

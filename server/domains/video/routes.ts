@@ -1,11 +1,7 @@
 /** HTTP for video: generate (multipart), task status, history, and the media files. */
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { mkdir } from 'node:fs/promises';
-import fastifyStatic from '@fastify/static';
 import { Type } from 'typebox';
-import { declareScopeAccess } from '../../core/access.ts';
 import { currentUser } from '../../core/auth.ts';
 import { AppError, badRequest, knownClientError } from '../../core/errors.ts';
 import { refuseNul } from '../../core/request-input.ts';
@@ -17,16 +13,12 @@ import {
   TaskStatusResponse,
 } from '../../contracts/video.ts';
 import { HISTORY_MESSAGES, IMAGE_MODEL, VIDEO_COST } from '../../../shared/video.ts';
-import { MEDIA_PREFIX } from './media.ts';
 import type { VideoService } from './service.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const TaskParams = Type.Object({ taskId: Type.String({ format: 'uuid' }) });
 
-export async function videoRoutes(
-  fastify: FastifyInstance,
-  opts: { video: VideoService; mediaDir: string },
-) {
+export async function videoRoutes(fastify: FastifyInstance, opts: { video: VideoService }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { video } = opts;
   const tags = ['video'];
@@ -146,22 +138,4 @@ export async function videoRoutes(
       };
     },
   );
-
-  // Finished videos and posters: unguessable names, immutable, with range requests for seeking.
-  // Public: the random name is the key, so a shared link plays without a sign-in.
-  await mkdir(opts.mediaDir, { recursive: true });
-  await app.register(async (scope) => {
-    declareScopeAccess(scope, 'public');
-    await scope.register(fastifyStatic, {
-      root: path.resolve(opts.mediaDir),
-      prefix: MEDIA_PREFIX,
-      decorateReply: false,
-      index: false,
-      acceptRanges: true,
-      cacheControl: true,
-      maxAge: '365d',
-      immutable: true,
-      schemaHide: true,
-    });
-  });
 }

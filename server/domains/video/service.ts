@@ -3,8 +3,6 @@
  * the refund of failed tasks, exactly once (ledger source `refund:{taskId}`).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Db, DbOrTx } from '../../core/db.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
 import { checkImage, reencodeImage } from '../../core/images.ts';
@@ -25,6 +23,7 @@ import {
   applyCreditChange,
   lockUserCredits,
 } from '../credits/service.ts';
+import type { VideoMedia } from './media.ts';
 import { TASK_MESSAGES } from './messages.ts';
 import * as healthRepo from './health-repository.ts';
 import * as repo from './repository.ts';
@@ -113,7 +112,8 @@ export interface SubmitInput {
 
 export function createVideoService(deps: {
   db: Db;
-  uploadsDir: string;
+  /** Image-mode uploads go to the media store, where any worker reads them. */
+  media: Pick<VideoMedia, 'saveUpload' | 'removeUpload'>;
   /** The first provider of each mode's route (the task's provider until one accepts it). */
   firstProvider: Record<'text' | 'image', string>;
   deadlineMs: number;
@@ -147,14 +147,12 @@ export function createVideoService(deps: {
       }
 
       const id = randomUUID();
-      let imagePath: string | null = null;
+      let inputImage: string | null = null;
       if (mode === 'image') {
         // Issue 16, finding 13: a user who cannot pay never gets an image decoded.
         assertCanAfford(user, model);
         const png = await reencodeUpload(input.image!);
-        await mkdir(deps.uploadsDir, { recursive: true });
-        imagePath = path.join(deps.uploadsDir, `${id}.png`);
-        await writeFile(imagePath, png);
+        inputImage = await deps.media.saveUpload(id, png);
       }
 
       try {
@@ -200,7 +198,7 @@ export function createVideoService(deps: {
             model,
             mode,
             prompt,
-            inputImage: imagePath ? path.basename(imagePath) : null,
+            inputImage,
             provider: deps.firstProvider[mode],
             statusMessage: TASK_MESSAGES.queued,
             deadlineAt: new Date(Date.now() + deps.deadlineMs),
@@ -208,7 +206,7 @@ export function createVideoService(deps: {
           return { taskId: id, remainingCredits: remaining };
         });
       } catch (error) {
-        if (imagePath) await rm(imagePath, { force: true });
+        if (inputImage) await deps.media.removeUpload(inputImage).catch(() => {});
         throw error;
       }
     },

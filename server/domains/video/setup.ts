@@ -5,11 +5,12 @@
  * change is still followed to its end.
  */
 import path from 'node:path';
+import type { MediaStore } from '../../core/media-store/types.ts';
 import type { Config } from '../../config.ts';
 import { routedProviders, type VideoProviderName } from '../../config-video.ts';
 import type { Db } from '../../core/db.ts';
 import { videoTaskMetrics, type Metrics } from '../../core/metrics.ts';
-import { createMediaStore } from './media.ts';
+import { createVideoMedia } from './media.ts';
 import { createFalProvider } from './providers/fal.ts';
 import { createGeminiProvider } from './providers/gemini.ts';
 import { createLocalVideoProvider } from './providers/local.ts';
@@ -74,6 +75,7 @@ export function createConfiguredWorker(
   config: Config,
   db: Db,
   log: Logger,
+  store: MediaStore,
   providers = createConfiguredProviders(config),
   metrics?: Metrics,
 ) {
@@ -82,8 +84,7 @@ export function createConfiguredWorker(
     db,
     providers,
     routes: config.video.routes,
-    media: createMediaStore(config.dataDir),
-    uploadsDir: path.join(config.dataDir, 'uploads'),
+    media: createVideoMedia(store, config.dataDir),
     log,
     concurrency: config.video.concurrency,
     leaseMs: config.video.leaseMs,

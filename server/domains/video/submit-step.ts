@@ -7,8 +7,6 @@
  * take the job, the task waits in the queue (status `pending`, position shown) until the soonest
  * of those times; its deadline alone refunds it.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import type { RouteAttempt, VideoProviderHealthRow, VideoTaskRow } from '../../db/schema.ts';
 import * as health from './health-repository.ts';
@@ -30,7 +28,7 @@ async function firstFrame(
   provider: string,
 ): Promise<VideoJobInput['image']> {
   if (task.mode !== 'image' || !task.inputImage) return undefined;
-  const png = await readFile(path.join(ctx.opts.uploadsDir, task.inputImage));
+  const png = await ctx.opts.media.readUpload(task.inputImage);
   if (provider === 'local') return { data: png, mimeType: 'image/png' };
   return { data: await sharp(png).jpeg({ quality: 90 }).toBuffer(), mimeType: 'image/jpeg' };
 }

@@ -10,12 +10,10 @@
  * provider and refunded exactly once (ledger source `refund:{taskId}`).
  */
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import path from 'node:path';
 import type { Db } from '../../core/db.ts';
 import type { VideoTaskRow } from '../../db/schema.ts';
-import type { MediaStore } from './media.ts';
+import type { VideoMedia } from './media.ts';
 import { failureMessage, TASK_MESSAGES, type FailureKind } from './messages.ts';
 import { pollStep } from './poll-step.ts';
 import type { VideoProvider } from './providers/types.ts';
@@ -39,8 +37,7 @@ export interface WorkerOptions {
   providers: Record<string, VideoProvider>;
   /** Each mode's ordered route: tried in turn while no provider accepts the job. */
   routes: { text: WorkerRoute; image: WorkerRoute };
-  media: MediaStore;
-  uploadsDir: string;
+  media: VideoMedia;
   log: Logger;
   /** Steps taken at once by this process (each mostly waits on a provider or the disk). */
   concurrency?: number;
@@ -104,7 +101,11 @@ export function createVideoWorker(opts: WorkerOptions) {
   let lastSweep = 0;
 
   const removeUpload = async (task: VideoTaskRow) => {
-    if (task.inputImage) await rm(path.join(opts.uploadsDir, task.inputImage), { force: true });
+    if (!task.inputImage) return;
+    // The task is settled whatever happens here; a leftover upload costs only storage.
+    await opts.media.removeUpload(task.inputImage).catch((err: unknown) => {
+      log.warn({ err, taskId: task.id }, 'could not remove the task image from the media store');
+    });
   };
 
   const ctx: StepContext = {
