@@ -1,16 +1,64 @@
 /**
  * Per-route rate limits: nothing is limited unless a route asks (`config: { rateLimit }`), and a
- * refusal answers in the API's error shape with the wait it needs.
+ * refusal answers in the API's error shape with the wait it needs. The counts are shared by every
+ * instance: in the database (rate-limit-store.ts) by default, in Redis when REDIS_URL is set.
+ *
+ * When the store fails (database or Redis unreachable), requests are let through and the failure
+ * is logged (at most once a minute): the limited routes are sign-in, password and view-count
+ * routes, and refusing every sign-in during a store outage would lock everyone out, while letting
+ * them through for a while only loosens a brute-force guard that the admin sign-in backs with its
+ * own lockout. Expired database counters are deleted hourly, on one instance.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Db } from './db.ts';
 import { AppError } from './errors.ts';
+import { closeRateLimitRedis, connectRateLimitRedis } from './rate-limit-redis.ts';
+import { databaseRateLimitStore, deleteExpiredRateLimitHits } from './rate-limit-store.ts';
+import { scheduleRepeating } from './scheduler.ts';
+
+const STORE_ERROR_LOG_EVERY_MS = 60_000;
 
 export const rateLimitPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (
+    app: FastifyInstance,
+    opts: {
+      db: Db;
+      /** Set: counts live in this Redis (config.scale.redisUrl); null: in the database. */
+      redisUrl: string | null;
+    },
+  ) => {
+    let lastLogged = 0;
+    let unlogged = 0;
+    const storeFailed = (err: unknown) => {
+      const now = Date.now();
+      if (now - lastLogged < STORE_ERROR_LOG_EVERY_MS) {
+        unlogged += 1;
+        return;
+      }
+      app.log.error(
+        { err, failuresNotLogged: unlogged, store: opts.redisUrl ? 'redis' : 'database' },
+        'rate-limit store failed: limited routes answer without a limit until it works again',
+      );
+      lastLogged = now;
+      unlogged = 0;
+    };
+
+    let storeOptions;
+    if (opts.redisUrl) {
+      const redis = await connectRateLimitRedis(opts.redisUrl, app.log, storeFailed);
+      app.addHook('onClose', () => closeRateLimitRedis(redis));
+      storeOptions = { redis, nameSpace: 'rate-limit:' };
+    } else {
+      storeOptions = { store: databaseRateLimitStore(opts.db, storeFailed) };
+    }
+
     await app.register(rateLimit, {
       global: false,
+      // Fail open (see above); storeFailed has logged the error.
+      skipOnError: true,
+      ...storeOptions,
       errorResponseBuilder: (_request, context) =>
         new AppError(
           429,
@@ -18,6 +66,14 @@ export const rateLimitPlugin = fp(
           `Too many attempts. Please wait ${context.after} and try again.`,
         ),
     });
+
+    // Runs with Redis too: it empties the table of counters left from before REDIS_URL was set.
+    scheduleRepeating(app, opts.db, {
+      name: 'rate-limit.cleanup',
+      everyMs: 60 * 60 * 1000,
+      run: () => deleteExpiredRateLimitHits(opts.db),
+      failure: 'deleting expired rate-limit counters failed',
+    });
   },
-  { name: 'rate-limit', dependencies: ['errors'] },
+  { name: 'rate-limit', dependencies: ['errors', 'database'] },
 );

@@ -127,6 +127,8 @@ export const creditTransactions = pgTable(
   (t) => [
     unique('credit_transactions_source_unique').on(t.sourceType, t.sourceId),
     index('credit_transactions_user_created_idx').on(t.userId, t.createdAt),
+    // The admin charts read the last days of the whole ledger by time.
+    index('credit_transactions_created_idx').on(t.createdAt),
     check('credit_transactions_balance_non_negative', sql`${t.balanceAfter} >= 0`),
   ],
 );
@@ -379,6 +381,8 @@ export const adminLoginFailures = pgTable('admin_login_failures', {
 // Tables of what happens to a payment after it is made (issue 16): invoice payments, disputes.
 export * from './payment-events-schema.ts';
 export * from './video-schema.ts';
+// Shared by every instance (issue 18): rate-limit counters and scheduled job ticks.
+export * from './scale-schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type PostRow = typeof posts.$inferSelect;

@@ -1,7 +1,7 @@
 /**
- * The accounts domain in the app: sign-in, sessions and password reset. It gives every request
- * its user (the auth plugin reads sessions through this service) and offers the service to the
- * domains that need it as `app.accounts`.
+ * The accounts domain in the app: sign-in, sessions and password reset, and the hourly cleanup of
+ * dead sessions and links. It gives every request its user (the auth plugin reads sessions through
+ * this service) and offers the service to the domains that need it as `app.accounts`.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -9,6 +9,7 @@ import type { Config } from '../../config.ts';
 import { authPlugin, type SessionAndUser } from '../../core/auth.ts';
 import type { Db } from '../../core/db.ts';
 import { createConfiguredMailer, type Mailer } from '../../core/mailer.ts';
+import { scheduleRepeating } from '../../core/scheduler.ts';
 import type { UserCache } from '../../core/user-cache.ts';
 import { createGoogleIdentity } from './google-identity.ts';
 import { accountsRoutes } from './routes.ts';
@@ -49,6 +50,18 @@ export const accountsPlugin = fp(
       accounts,
       config,
       authRateLimit: opts.authRateLimit,
+    });
+    // Sessions and links past their expiry (or revocation) would otherwise stay forever.
+    scheduleRepeating(app, opts.db, {
+      name: 'accounts.dead-credentials-cleanup',
+      everyMs: 60 * 60 * 1000,
+      run: async () => {
+        const deleted = await accounts.deleteDeadCredentials();
+        if (Object.values(deleted).some((n) => n > 0)) {
+          app.log.info({ deleted }, 'dead sessions and links deleted');
+        }
+      },
+      failure: 'deleting expired sessions and links failed',
     });
   },
   { name: 'accounts', dependencies: ['database', 'access', 'errors', 'rate-limit', 'api-spec'] },

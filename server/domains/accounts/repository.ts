@@ -3,7 +3,7 @@
  * `db | tx` first.
  */
 import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../core/db.ts';
+import { queryRows, type Db, type DbOrTx } from '../../core/db.ts';
 import {
   emailVerificationTokens,
   passwordResetTokens,
@@ -233,6 +233,40 @@ export async function spendVerificationTokens(db: DbOrTx, userId: string): Promi
     .update(emailVerificationTokens)
     .set({ usedAt: sql`now()` })
     .where(and(eq(emailVerificationTokens.userId, userId), isNull(emailVerificationTokens.usedAt)));
+}
+
+/**
+ * Deletes sessions and single-use links that stopped working more than `graceHours` ago (expired,
+ * or for sessions also revoked), and says how many of each went. Nothing reads such rows: every
+ * lookup asks for a live one.
+ */
+export async function deleteDeadCredentials(
+  db: DbOrTx,
+  graceHours: number,
+): Promise<{ sessions: number; resetTokens: number; verificationTokens: number }> {
+  const cutoff = sql`now() - make_interval(hours => ${graceHours}::integer)`;
+  const [row] = await queryRows<{ sessions: number; reset: number; verification: number }>(
+    db,
+    sql`with s as (
+          delete from ${sessions}
+          where ${sessions.expiresAt} < ${cutoff} or ${sessions.revokedAt} < ${cutoff}
+          returning 1
+        ), r as (
+          delete from ${passwordResetTokens} where ${passwordResetTokens.expiresAt} < ${cutoff}
+          returning 1
+        ), v as (
+          delete from ${emailVerificationTokens}
+          where ${emailVerificationTokens.expiresAt} < ${cutoff}
+          returning 1
+        )
+        select (select count(*) from s)::int as sessions, (select count(*) from r)::int as reset,
+               (select count(*) from v)::int as verification`,
+  );
+  return {
+    sessions: row?.sessions ?? 0,
+    resetTokens: row?.reset ?? 0,
+    verificationTokens: row?.verification ?? 0,
+  };
 }
 
 /** True for PostgreSQL's unique_violation (23505), however the driver wraps it. */

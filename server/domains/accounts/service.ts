@@ -217,6 +217,12 @@ export function createAccountsService(deps: {
     },
 
     /**
+     * The hourly cleanup: sessions and reset or verification links dead for a day go (the day
+     * keeps a just-expired link or session visible to support for a while).
+     */
+    deleteDeadCredentials: () => repo.deleteDeadCredentials(db, 24),
+
+    /**
      * For the admin sign-in, inside its transaction: the users row an operator's sessions belong
      * to (created on first use; admin/identity.ts), and an admin session on it.
      */

@@ -44,16 +44,18 @@ export const billingPlugin = fp(
         ? createStripeWebhookHandler({ db, billing, stripe, log: app.log })
         : null,
     });
-    // Yearly plans' monthly credits and local renewals; idempotent, so several instances
-    // running it at once grant nothing twice.
+    // Yearly plans' monthly credits and local renewals, once an hour on one instance (and
+    // idempotent besides, so a run that overlaps another grants nothing twice).
     if (opts.scheduler !== false) {
-      scheduleRepeating(app, {
+      scheduleRepeating(app, db, {
+        name: 'billing.scheduled-grants',
         everyMs: 60 * 60 * 1000,
         run: () => billing.runScheduledGrants(),
         failure: 'scheduled grants failed',
       });
       // Duplicate subscriptions whose cancel or refund failed after their commit (duplicates.ts).
-      scheduleRepeating(app, {
+      scheduleRepeating(app, db, {
+        name: 'billing.duplicate-subscription-sweep',
         everyMs: 5 * 60 * 1000,
         run: () => billing.settleDuplicateSubscriptions(),
         failure: 'duplicate subscription sweep failed',
