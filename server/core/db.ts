@@ -2,6 +2,11 @@
  * The database client: PGlite in DATA_DIR/db by default, PostgreSQL through `pg` when
  * DATABASE_URL is set. Both speak the same dialect, so the same drizzle queries and SQL
  * migrations run on either.
+ *
+ * Behind a transaction-mode pooler (PgBouncer `pool_mode=transaction`) a connection's session
+ * state does not outlive a transaction, so LISTEN and session advisory locks cannot go through
+ * it: DATABASE_DIRECT_URL gives those a direct connection (queries keep DATABASE_URL), and
+ * DATABASE_NOTIFY=poll issues no LISTEN at all (core/user-cache.ts then caches briefly instead).
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,6 +30,11 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * How this process learns of other writers' changes: 'listen' (LISTEN/NOTIFY, `listen` works)
+   * or 'poll' (DATABASE_NOTIFY=poll: nothing LISTENs and `listen` refuses; caches expire instead).
+   */
+  changeNotices: 'listen' | 'poll';
   /** Applies the committed SQL migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Cheap reachability probe for /api/health. */
@@ -65,8 +75,31 @@ export const LOCK_KEYS = {
 
 /** Raised by migration 0005's triggers with a user's id when their row, sessions or ledger change. */
 export const USER_CHANGE_CHANNEL = 'user_change';
+/** Sent with a release id by the instance that moved the bucket's live site release. */
+export const SITE_RELEASE_CHANNEL = 'site_release';
 /** NOTIFY channels the app listens on. */
-export const NOTIFY_CHANNELS = [USER_CHANGE_CHANNEL];
+export const NOTIFY_CHANNELS = [USER_CHANGE_CHANNEL, SITE_RELEASE_CHANNEL];
+
+/**
+ * application_name of each kind of connection, so an operator (and the tests) can tell them
+ * apart in pg_stat_activity. An application_name in the connection URL takes precedence.
+ */
+export const APPLICATION_NAMES = {
+  /** The pool every query goes through (DATABASE_URL). */
+  queries: 'app-queries',
+  /** The connection that LISTENs (DATABASE_DIRECT_URL when set). */
+  listen: 'app-listen',
+  /** Migrations and advisory locks (DATABASE_DIRECT_URL when set). */
+  session: 'app-session',
+} as const;
+
+/** How a PostgreSQL database is reached besides its pooled URL (ScaleConfig's two settings). */
+export interface PostgresOptions {
+  /** DATABASE_DIRECT_URL: LISTEN, migrations and advisory locks go here; null: the pooled URL. */
+  directUrl?: string | null;
+  /** DATABASE_NOTIFY: 'poll' issues no LISTEN on any connection. */
+  notify?: 'listen' | 'poll';
+}
 
 /** Opens PGlite at `dataDir` (undefined = in memory). */
 export async function openPglite(
@@ -82,6 +115,8 @@ export async function openPglite(
   return {
     db,
     kind: 'pglite',
+    // One process only: its notifications never cross a pooler.
+    changeNotices: 'listen',
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     ping: () => ping(db),
     exclusive: (_key, fn) => fn(),
@@ -95,54 +130,105 @@ export async function openPglite(
   };
 }
 
-/** Opens a PostgreSQL pool on `url`. */
-export function openPostgres(url: string, max = 10): Database {
-  // Every pooled connection LISTENs too: PostgreSQL hands a session its own notifications before
-  // its COMMIT returns, so a write made through this pool reaches this process's listeners
-  // before the code that wrote it goes on (read-your-writes for the caches that listen).
+/**
+ * Opens a PostgreSQL pool of `max` connections on `url`. See PostgresOptions for a pooled `url`
+ * (a transaction-mode pooler) and a direct one.
+ */
+export function openPostgres(url: string, max = 10, opts: PostgresOptions = {}): Database {
+  const notify = opts.notify ?? 'listen';
+  const directUrl = opts.directUrl || null;
+  // Without a direct URL every pooled connection LISTENs too: PostgreSQL hands a session its own
+  // notifications before its COMMIT returns, so a write made through this pool reaches this
+  // process's listeners before the code that wrote it goes on (read-your-writes for the caches).
+  // Through a pooler that session is not ours to keep: with a direct URL only the direct
+  // connection listens, and this process sees its own writes as it sees another's (shortly).
+  const listenOnPool = notify === 'listen' && !directUrl;
   const listeners = new Map<string, Set<ListenHandlers>>();
   const deliver = (channel: string, payload: string) => {
     for (const handlers of listeners.get(channel) ?? []) handlers.notify(payload);
   };
-  const pool = new pg.Pool({ connectionString: url, max, Client: listeningClient(deliver) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    application_name: APPLICATION_NAMES.queries,
+    // At least two: migrations run on one connection while another holds their lock.
+    max: Math.max(2, max),
+    Client: listenOnPool ? listeningClient(deliver) : pg.Client,
+  });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+
+  /** A new connection to the direct URL (migrations, locks); the caller ends it. */
+  const connectDirect = async (direct: string): Promise<pg.Client> => {
+    const client = new pg.Client({
+      connectionString: direct,
+      application_name: APPLICATION_NAMES.session,
+    });
+    client.on('error', () => {});
+    await client.connect();
+    return client;
+  };
+
+  /** A connection whose session is ours for as long as we hold it: direct, else pooled. */
+  const sessionConnection = async (): Promise<{
+    client: pg.ClientBase;
+    release(broken: boolean): Promise<void>;
+  }> => {
+    if (!directUrl) {
+      const client = await pool.connect();
+      return { client, release: async (broken) => client.release(broken) };
+    }
+    const client = await connectDirect(directUrl);
+    return { client, release: () => client.end().catch(() => {}) };
+  };
+
+  /**
+   * Runs `fn` while a connection of its own holds advisory lock `key` in an open transaction: a
+   * transaction keeps its server connection even through a transaction pooler (a session lock
+   * taken there could be released on another connection, or never), and the lock dies with the
+   * connection, so a killed holder never blocks the others.
+   */
+  const withLock = async <T>(key: number, fn: () => Promise<T>): Promise<T> => {
+    const { client, release } = await sessionConnection();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [key]);
+      return await fn();
+    } finally {
+      await client.query('COMMIT').catch(() => (broken = true));
+      await release(broken);
+    }
+  };
+
   return {
     db,
     kind: 'postgres',
-    async migrate() {
-      const client = await pool.connect();
-      try {
-        await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEYS.migrate]);
-        await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
-      } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEYS.migrate]).catch(() => {});
-        client.release();
-      }
-    },
-    ping: () => ping(db),
-    async exclusive(key, fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('SELECT pg_advisory_lock($1)', [key]);
+    changeNotices: notify,
+    migrate: () =>
+      withLock(LOCK_KEYS.migrate, async () => {
+        // DDL goes to the server directly when it can (a pooler may not pass everything through).
+        if (!directUrl) return migratePg(db as never, { migrationsFolder });
+        const client = await connectDirect(directUrl);
         try {
-          return await fn();
+          await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
         } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => {});
+          await client.end().catch(() => {});
         }
-      } finally {
-        client.release();
-      }
-    },
+      }),
+    ping: () => ping(db),
+    exclusive: withLock,
     async listen(channel, handlers) {
       if (!NOTIFY_CHANNELS.includes(channel)) throw new Error(`Unknown channel ${channel}`);
+      if (notify === 'poll') {
+        throw new Error('DATABASE_NOTIFY=poll: this process issues no LISTEN; poll instead.');
+      }
       let set = listeners.get(channel);
       if (!set) listeners.set(channel, (set = new Set()));
       set.add(handlers);
       // Its own connection as well: the pool may hold no connection at all when idle, and a
       // lost connection must be noticed (a gap) rather than silently missing notifications.
-      const stop = await listenPostgres(url, channel, handlers);
+      const stop = await listenPostgres(directUrl ?? url, channel, handlers);
       return async () => {
         set.delete(handlers);
         await stop();
@@ -191,7 +277,10 @@ async function listenPostgres(
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | null = null;
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url });
+    const next = new pg.Client({
+      connectionString: url,
+      application_name: APPLICATION_NAMES.listen,
+    });
     let lost = false;
     const onLost = () => {
       if (lost) return;
@@ -239,12 +328,21 @@ async function listenPostgres(
   };
 }
 
-/** Opens the configured database: PostgreSQL when a URL is given, else PGlite under dataDir. */
+/**
+ * Opens the configured database: PostgreSQL when a URL is given (with DATABASE_DIRECT_URL and
+ * DATABASE_NOTIFY from `scale`), else PGlite under dataDir (one process: both settings moot).
+ */
 export async function openDatabase(opts: {
   databaseUrl: string | null;
   dataDir: string;
+  scale?: { databaseDirectUrl: string | null; databaseNotify: 'listen' | 'poll' };
 }): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  if (opts.databaseUrl) {
+    return openPostgres(opts.databaseUrl, 10, {
+      directUrl: opts.scale?.databaseDirectUrl ?? null,
+      notify: opts.scale?.databaseNotify ?? 'listen',
+    });
+  }
   return openPglite(path.join(opts.dataDir, 'db'));
 }
 

@@ -54,6 +54,18 @@ export function createMetrics(opts: { processMetrics?: boolean } = {}) {
       labelNames: ['provider', 'outcome'] as const,
       registers,
     }),
+    creditsGranted: new Counter({
+      name: 'credits_granted_total',
+      help: 'Credits added to balances by transactions this process committed, by ledger source type (other: a type set by hand)',
+      labelNames: ['source'] as const,
+      registers,
+    }),
+    creditsSpent: new Counter({
+      name: 'credits_spent_total',
+      help: 'Credits taken from balances (spent, refunded purchases, disputes) by transactions this process committed, by ledger source type',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     siteBuildSeconds: new Histogram({
       name: 'site_build_seconds',
       help: 'Duration of site builds (successful and failed)',
@@ -63,6 +75,11 @@ export function createMetrics(opts: { processMetrics?: boolean } = {}) {
     siteBuildFailures: new Counter({
       name: 'site_build_failures_total',
       help: 'Site builds that failed',
+      registers,
+    }),
+    sitePublishHookFailures: new Counter({
+      name: 'site_publish_hook_failures_total',
+      help: 'SITE_PUBLISH_HOOK runs that failed or timed out (the release stayed live)',
       registers,
     }),
   };
@@ -143,12 +160,8 @@ declare module 'fastify' {
  * make a series per task), and registers GET /metrics when a token is configured.
  */
 export const metricsPlugin = fp(
-  async (
-    app: FastifyInstance,
-    opts: { token: string | null; processMetrics: boolean; metrics?: Metrics },
-  ) => {
-    const { token } = opts;
-    const metrics = opts.metrics ?? createMetrics({ processMetrics: opts.processMetrics });
+  async (app: FastifyInstance, opts: { token: string | null; metrics: Metrics }) => {
+    const { token, metrics } = opts;
     app.decorate('metrics', metrics);
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unmatched';

@@ -12,16 +12,35 @@
  *
  * What it cannot promise: on PostgreSQL a commit made by another connection reaches this process
  * as a notification shortly (well under a millisecond on one host) after the committing call
- * returns, so a read in that instant may answer as of just before it. PGlite delivers the
- * notification before the commit resolves. Money never depends on this cache: every debit and
+ * returns, so a read in that instant may answer as of just before it. With DATABASE_DIRECT_URL
+ * the same holds for this process's own commits (only the direct connection listens; without
+ * it, the pooled connections do, and see their own commits before COMMIT returns). PGlite
+ * delivers the notification before the commit resolves. Money never depends on this cache: every debit and
  * grant locks and checks the user's row in its own transaction.
+ *
+ * Poll mode (DATABASE_NOTIFY=poll, for a transaction pooler without DATABASE_DIRECT_URL): no
+ * LISTEN, so nothing tells the cache of a change. An entry is then served for at most
+ * `pollMaxAgeMs` (POLL_MAX_AGE_MS, 1 s) from the moment its read began, and read afresh after:
+ * a session revoked anywhere (sign-out, an admin) stops working within that second, and a
+ * balance shown can be that much behind a payment or a spend, on this instance too. A polled
+ * change feed would need a change-log table; a short age needs none and keeps the rule simple.
  */
 import { USER_CHANGE_CHANNEL, type Database } from './db.ts';
+
+/** Poll mode's default: how long an entry may be served after its read began (ms). */
+export const POLL_MAX_AGE_MS = 1000;
 
 interface SessionEntry<S> {
   value: S;
   userId: string;
   expiresAt: number;
+  /** When the read that produced it began (now()). */
+  readAt: number;
+}
+
+interface UserEntry {
+  value: unknown;
+  readAt: number;
 }
 
 export interface UserCache<S> {
@@ -44,6 +63,10 @@ export interface UserCacheOptions {
   /** Entries kept per map; the oldest go first. */
   maxEntries?: number;
   now?: () => number;
+  /** 'poll': do not LISTEN; serve entries for at most `pollMaxAgeMs` (default: 'listen'). */
+  changeNotices?: 'listen' | 'poll';
+  /** Poll mode's bound on an entry's age (default POLL_MAX_AGE_MS). */
+  pollMaxAgeMs?: number;
 }
 
 export async function createUserCache<S>(
@@ -52,11 +75,15 @@ export async function createUserCache<S>(
 ): Promise<UserCache<S>> {
   const maxEntries = options.maxEntries ?? 50_000;
   const now = options.now ?? Date.now;
+  const polling = options.changeNotices === 'poll';
+  const maxAge = polling ? (options.pollMaxAgeMs ?? POLL_MAX_AGE_MS) : Infinity;
+  const fresh = (entry: { readAt: number }) => now() - entry.readAt < maxAge;
   const sessions = new Map<string, SessionEntry<S>>();
   const tokensByUser = new Map<string, Set<string>>();
-  const perUser = new Map<string, Map<string, unknown>>();
+  const perUser = new Map<string, Map<string, UserEntry>>();
   let epoch = 0;
-  let live = false;
+  // Polling has nothing to wait for: entries are good until they age out.
+  let live = polling;
   let hits = 0;
   let misses = 0;
 
@@ -81,19 +108,21 @@ export async function createUserCache<S>(
     perUser.clear();
   };
 
-  const stopListening = await database.listen(USER_CHANGE_CHANNEL, {
-    notify: forgetUser,
-    gap(listening) {
-      clear();
-      live = listening;
-    },
-  });
+  const stopListening = polling
+    ? async () => {}
+    : await database.listen(USER_CHANGE_CHANNEL, {
+        notify: forgetUser,
+        gap(listening) {
+          clear();
+          live = listening;
+        },
+      });
 
   return {
     async session(tokenHash, load) {
       const cached = live ? sessions.get(tokenHash) : undefined;
       if (cached) {
-        if (cached.expiresAt > now()) {
+        if (cached.expiresAt > now() && fresh(cached)) {
           hits += 1;
           return cached.value;
         }
@@ -101,6 +130,7 @@ export async function createUserCache<S>(
       }
       misses += 1;
       const started = epoch;
+      const readAt = now();
       const found = await load();
       if (!found) return null;
       if (live && epoch === started) {
@@ -109,6 +139,7 @@ export async function createUserCache<S>(
           value: found.value,
           userId: found.userId,
           expiresAt: found.expiresAt.getTime(),
+          readAt,
         });
         let tokens = tokensByUser.get(found.userId);
         if (!tokens) tokensByUser.set(found.userId, (tokens = new Set()));
@@ -120,16 +151,20 @@ export async function createUserCache<S>(
     async perUser<T>(kind: string, userId: string, load: () => Promise<T>) {
       let values = perUser.get(kind);
       if (!values) perUser.set(kind, (values = new Map()));
-      if (live && values.has(userId)) {
+      const cached = live ? values.get(userId) : undefined;
+      if (cached && fresh(cached)) {
         hits += 1;
-        return values.get(userId) as T;
+        return cached.value as T;
       }
       misses += 1;
       const started = epoch;
+      const readAt = now();
       const value = await load();
       if (live && epoch === started) {
+        // Delete first: a re-read entry moves to the end, so the oldest reads go first.
+        values.delete(userId);
         if (values.size >= maxEntries) values.delete(values.keys().next().value!);
-        values.set(userId, value);
+        values.set(userId, { value, readAt });
       }
       return value;
     },

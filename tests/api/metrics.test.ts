@@ -1,20 +1,34 @@
 /**
  * GET /metrics (item 6 of issue 18): the bearer METRICS_TOKEN guard, the Prometheus text, and
  * each metric observed where it happens: requests by route pattern, the queue read from the
- * database, tasks finishing in a worker, webhooks and site builds.
+ * database, tasks finishing in a worker, webhooks, credits granted and spent (counted once their
+ * transaction commits) and site builds.
  */
-import { createHmac } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics, serveMetrics, videoTaskMetrics } from '../../server/core/metrics.ts';
-import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
+import { MANIFEST, siteDirs } from '../../server/domains/site-build/release.ts';
+import {
+  createSiteBuilder,
+  type SiteBuilderOptions,
+} from '../../server/domains/site-build/service.ts';
 import { siteBuildMetrics } from '../../server/core/metrics.ts';
 import { startServer } from '../../server/main.ts';
-import { bearer, createTestApp, signInLocal, testConfig, type TestApp } from '../helpers/app.ts';
+import {
+  bearer,
+  createTestApp,
+  creditBalance,
+  signInAdmin,
+  signInLocal,
+  testConfig,
+  type TestApp,
+} from '../helpers/app.ts';
+import { openLocalCheckoutForm, requestCheckout, submitLocalCheckout } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 import {
   drainQueue,
@@ -205,6 +219,142 @@ describe.each(databaseKinds)('metrics on %s', (kind) => {
   });
 });
 
+describe.each(databaseKinds)('credit metrics on %s', (kind) => {
+  // Local mode: purchases go through the local checkout, fulfilled as a webhook would be.
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { env: { METRICS_TOKEN: TOKEN } });
+  });
+  afterAll(() => t.close());
+  const scrape = async () => {
+    const res = await t.app.inject({ url: '/metrics', headers: bearer(TOKEN) });
+    expect(res.statusCode).toBe(200);
+    return res.body;
+  };
+
+  /** The credit counters' values in one scrape, absent series read as 0. */
+  const creditCounts = (text: string) => {
+    const granted = (source: string) => sample(text, 'credits_granted_total', { source }) ?? 0;
+    const spent = (reason: string) => sample(text, 'credits_spent_total', { reason }) ?? 0;
+    return {
+      checkout: granted('checkout'),
+      adminGranted: granted('admin_adjustment'),
+      adminTaken: spent('admin_adjustment'),
+      videoSpent: spent('video_task'),
+      refund: granted('refund'),
+      otherGranted: granted('other'),
+      otherSpent: spent('other'),
+    };
+  };
+  const countsNow = async () => creditCounts(await scrape());
+
+  it('counts credits bought, granted, spent and refunded, each once and by source type', async () => {
+    const before = await countsNow();
+    const ann = await signInLocal(t.app, 'metrics-credits@example.com');
+
+    // Bought: the Starter pack (330) through the local checkout, Pay pressed twice on one page.
+    const checkout = await requestCheckout(t.app, ann.token, {
+      type: 'credits',
+      package_id: 'starter',
+    });
+    expect(checkout.statusCode).toBe(200);
+    const { sessionId } = checkout.json();
+    const form = await openLocalCheckoutForm(t.app, sessionId);
+    await submitLocalCheckout(t.app, sessionId, 'pay', { form });
+    await submitLocalCheckout(t.app, sessionId, 'pay', { form });
+
+    // Granted and taken by an administrator, with a reason.
+    const admin = await signInAdmin(t.app);
+    for (const amount of [20, -5]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/users/${ann.user.id}/credits`,
+        headers: bearer(admin),
+        payload: { amount, reason: 'metrics test' },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    // A source type typed by an administrator is counted as `other`, never by its text.
+    const typed = await t.app.inject({
+      method: 'POST',
+      url: '/api/credits/add',
+      headers: bearer(admin),
+      payload: {
+        userId: ann.user.id,
+        amount: 3,
+        sourceType: 'goodwill_metrics',
+        sourceId: 'k1',
+        description: 'goodwill',
+      },
+    });
+    expect(typed.statusCode).toBe(200);
+
+    // Spent on a video whose provider fails it, and refunded by the worker.
+    const res = await requestGeneration(t.app, ann.token, {
+      prompt: 'a hill [fail]',
+      model: 'veo3',
+    });
+    expect(res.statusCode).toBe(200);
+    const provider = fakeProvider({ failFor: () => 'the fake failed it' });
+    const worker = testWorker(t, {
+      db: t.app.database.db,
+      providers: { [provider.name]: provider },
+      routes: routesTo(provider.name),
+    });
+    await drainQueue(t.database.db, worker);
+    expect(await creditBalance(t.app, ann.token)).toBe(330 + 20 - 5 + 3);
+
+    const after = await countsNow();
+    expect(after.checkout - before.checkout).toBe(330);
+    expect(after.adminGranted - before.adminGranted).toBe(20);
+    expect(after.adminTaken - before.adminTaken).toBe(5);
+    expect(after.otherGranted - before.otherGranted).toBe(3);
+    expect(after.videoSpent - before.videoSpent).toBe(17);
+    expect(after.refund - before.refund).toBe(17);
+    expect(await scrape()).not.toContain('goodwill_metrics');
+  });
+
+  it('counts nothing for a change that rolled back', async () => {
+    const bo = await signInLocal(t.app, 'metrics-rollback@example.com');
+    const before = await countsNow();
+    // Refused: a generation the balance does not cover (nothing is written at all).
+    const poor = await requestGeneration(t.app, bo.token, { prompt: 'a cliff', model: 'veo3' });
+    expect(poor.statusCode).toBe(402);
+    // Written, then rolled back by a failure later in the same transaction.
+    const change = (amount: number) => ({
+      userId: bo.user.id,
+      amount,
+      sourceType: 'admin_adjustment',
+      sourceId: randomUUID(),
+      description: 'rolled back',
+    });
+    await expect(
+      t.app.database.db.transaction(async (tx) => {
+        await t.app.credits.applyIn(tx, change(50));
+        await t.app.credits.applyIn(tx, change(-20));
+        throw new Error('forced failure after the ledger rows');
+      }),
+    ).rejects.toThrow('forced failure');
+    // A savepoint rolled back inside a transaction that commits: only the outer change counts.
+    await t.app.database.db.transaction(async (tx) => {
+      await t.app.credits.applyIn(tx, change(7));
+      await tx
+        .transaction(async (savepoint) => {
+          await t.app.credits.applyIn(savepoint, change(100));
+          throw new Error('forced failure in the savepoint');
+        })
+        .catch(() => {});
+      // A savepoint released: its change commits with the transaction, and counts.
+      await tx.transaction((savepoint) => t.app.credits.applyIn(savepoint, change(-2)));
+    });
+    expect(await creditBalance(t.app, bo.token)).toBe(5);
+    const after = await countsNow();
+    expect(after.adminGranted - before.adminGranted).toBe(7);
+    expect(after.adminTaken - before.adminTaken).toBe(2);
+    expect(after.videoSpent).toBe(before.videoSpent);
+  });
+});
+
 describe('metrics without a token', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -282,6 +432,70 @@ describe('site build metrics', () => {
       expect(sample(text, 'site_build_seconds_count')).toBe(1);
     } finally {
       await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  /** A builder whose site renders at once (no Astro); `render` and `onSwitch` can be made to fail. */
+  async function renderingBuilder(opts: Pick<SiteBuilderOptions, 'render' | 'onSwitch'>) {
+    const root = await mkdtemp(path.join(tmpdir(), 'veo3-metrics-site-'));
+    const metrics = createMetrics();
+    const dataDir = path.join(root, 'data');
+    const builder = createSiteBuilder({
+      dataDir,
+      publicSiteUrl: 'http://localhost:4321',
+      log: pino({ level: 'silent' }),
+      projectRoot: root,
+      onBuildFinished: siteBuildMetrics(metrics),
+      ...opts,
+    });
+    const counts = async () => {
+      const text = await metrics.registry.metrics();
+      return {
+        failures: sample(text, 'site_build_failures_total'),
+        builds: sample(text, 'site_build_seconds_count'),
+      };
+    };
+    const releases = () => readdir(siteDirs(dataDir).releases);
+    return { builder, counts, releases, remove: () => rm(root, { recursive: true, force: true }) };
+  }
+  const writeIndex = async (dir: string) => {
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'index.html'), '<h1>hi</h1>');
+  };
+
+  it('counts a failure after the site rendered: the release cannot be recorded', async () => {
+    const site = await renderingBuilder({
+      // A folder where the release's manifest goes: writing it fails after the render succeeded.
+      render: async (dir) => {
+        await writeIndex(dir);
+        await mkdir(path.join(dir, MANIFEST));
+      },
+    });
+    try {
+      await expect(site.builder.build()).rejects.toThrow();
+      expect(await site.counts()).toEqual({ failures: 1, builds: 1 });
+      expect(await site.releases()).toEqual([]);
+    } finally {
+      await site.remove();
+    }
+  });
+
+  it('counts a failure in the switch once, and a good build as no failure', async () => {
+    let failSwitch = true;
+    const site = await renderingBuilder({
+      render: writeIndex,
+      onSwitch: () => {
+        if (failSwitch) throw new Error('reload failed');
+      },
+    });
+    try {
+      await expect(site.builder.build()).rejects.toThrow('reload failed');
+      expect(await site.counts()).toEqual({ failures: 1, builds: 1 });
+      failSwitch = false;
+      await site.builder.build();
+      expect(await site.counts()).toEqual({ failures: 1, builds: 2 });
+    } finally {
+      await site.remove();
     }
   });
 });

@@ -207,6 +207,42 @@ describe('user cache rules (a scripted database)', () => {
     expect(await cache.session('t1', async () => null)).toBeNull();
   });
 
+  it('in poll mode never LISTENs and serves an entry for at most pollMaxAgeMs from its read', async () => {
+    const database = {
+      listen: async (): Promise<() => Promise<void>> => {
+        throw new Error('poll mode must not LISTEN');
+      },
+    };
+    let now = 10_000;
+    const cache = await createUserCache<string>(database, {
+      changeNotices: 'poll',
+      pollMaxAgeMs: 1000,
+      now: () => now,
+    });
+    expect(cache.stats().live).toBe(true);
+    let loads = 0;
+    const session = () =>
+      cache.session('t1', async () => {
+        loads += 1;
+        // The read takes 300 ms: its age counts from when it began.
+        now += 300;
+        return { value: `s${loads}`, userId: 'u1', expiresAt: new Date(8e15) };
+      });
+    expect(await session()).toBe('s1');
+    now = 10_999;
+    expect(await session()).toBe('s1');
+    now = 11_000;
+    expect(await session()).toBe('s2');
+    let values = 0;
+    const ledger = () => cache.perUser('k', 'u1', async () => `v${++values}`);
+    expect(await ledger()).toBe('v1');
+    now += 999;
+    expect(await ledger()).toBe('v1');
+    now += 1;
+    expect(await ledger()).toBe('v2');
+    await cache.stop();
+  });
+
   it('keeps at most maxEntries sessions, dropping the oldest', async () => {
     const db = scripted();
     const cache = await createUserCache<string>(db.database, { maxEntries: 2 });

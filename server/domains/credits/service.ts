@@ -4,6 +4,7 @@
  * that returns the first result. Callers pass their own transaction to pay for something
  * atomically (a video task, a checkout).
  */
+import { afterCommit } from '../../core/after-commit.ts';
 import type { Db, DbOrTx } from '../../core/db.ts';
 import type { UserCache } from '../../core/user-cache.ts';
 import { AppError, conflict, notFound } from '../../core/errors.ts';
@@ -123,7 +124,37 @@ export async function applyCreditChange(tx: DbOrTx, change: CreditChange): Promi
     sourceId: change.sourceId,
     description: change.description,
   });
+  countOnCommit(tx, transaction);
   return { transaction, duplicate: false };
+}
+
+/**
+ * The ledger source types the credit metrics name. Any other (a type an administrator chose on
+ * /api/credits/add or /deduct) is counted as `other`: each label value is a series kept forever.
+ */
+const COUNTED_SOURCE_TYPES = new Set([
+  'checkout',
+  'stripe_invoice',
+  'subscription_month',
+  'local_renewal',
+  'stripe_dispute_release',
+  'stripe_dispute_hold',
+  'stripe_refund',
+  'video_task',
+  'refund',
+  'admin_adjustment',
+]);
+
+/**
+ * Every ledger row is written here, so this is where credits granted and spent are counted:
+ * once the caller's transaction commits (core/after-commit.ts), never for one rolled back.
+ */
+function countOnCommit(tx: DbOrTx, row: CreditTransactionRow): void {
+  const type = COUNTED_SOURCE_TYPES.has(row.sourceType) ? row.sourceType : 'other';
+  afterCommit(tx, (metrics) => {
+    if (row.amount > 0) metrics.creditsGranted.inc({ source: type }, row.amount);
+    else metrics.creditsSpent.inc({ reason: type }, -row.amount);
+  });
 }
 
 /** An administrator's change, idempotent on the admin's own key (issue 16, finding 14). */
