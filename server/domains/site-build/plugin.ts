@@ -1,17 +1,29 @@
 /**
  * The site-build domain in the app, in two plugins. `site-build`: the publisher that rebuilds
  * the static release when public content changes (`app.publisher`, `app.siteBuilder`,
- * `app.writeSnapshot`, `app.siteRelease` for the blog, admin and main.ts). `site`, registered
- * last: the sample clips (`app.samples`) and, with SERVE_SITE, the live release on this port.
+ * `app.writeSnapshot`, `app.siteRelease` for the blog, admin and main.ts); with SITE_PUBLISH=s3
+ * each build is published to the bucket and, with SERVE_SITE, this instance follows the bucket's
+ * live release (`app.releaseSync`). `site`, registered last: the sample clips (`app.samples`)
+ * and, with SERVE_SITE, the live release on this port.
  */
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
-import { LOCK_KEYS, type Database } from '../../core/db.ts';
+import { LOCK_KEYS, SITE_RELEASE_CHANNEL, type Database } from '../../core/db.ts';
 import { siteBuildMetrics } from '../../core/metrics.ts';
 import type { BlogService } from '../blog/service.ts';
 import { createPostsSiteBuilder, postsSnapshotPath, writePostsSnapshot } from './posts-snapshot.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
+import { siteDirs } from './release.ts';
+import { createReleasePublisher } from './release-publish.ts';
+import {
+  createReleaseSync,
+  createTurn,
+  currentFromBucket,
+  type ReleaseSync,
+} from './release-sync.ts';
 import { openSampleLibrary, type SampleLibrary, type SampleRenderer } from './samples.ts';
 import { samplesRoutes } from './samples-routes.ts';
 import { PROJECT_ROOT, type SiteBuilder } from './service.ts';
@@ -27,6 +39,8 @@ declare module 'fastify' {
     siteRelease: LiveRelease;
     publisher: Publisher;
     siteBuilder: SiteBuilder | null;
+    /** SITE_PUBLISH=s3 with SERVE_SITE: follows the bucket's live release; else null. */
+    releaseSync: ReleaseSync | null;
     /** The site's sample clips; main.ts renders the missing ones in the background. */
     samples: SampleLibrary;
     /** Writes the published-posts snapshot the static build reads. */
@@ -55,18 +69,65 @@ export const siteBuildPlugin = fp(
       posts: () => PublishedPosts;
       /** Debounce between a public content change and its rebuild (default 1.5 s). */
       publishDebounceMs?: number | undefined;
+      /** Writes the site instead of `astro build` (tests). */
+      siteRenderer?: ((outDir: string) => Promise<void>) | undefined;
+      /** SITE_PUBLISH=s3: how often the bucket's pointer is read besides notifications (30 s). */
+      releasePollMs?: number | undefined;
     },
   ) => {
     const { config, database, release } = opts;
-    const builder = config.serveSite
-      ? createPostsSiteBuilder({
-          dataDir: config.dataDir,
-          publicSiteUrl: config.publicSiteUrl,
+    const toBucket = config.scale.sitePublish === 's3';
+    const store = app.mediaStore;
+    const reload = () => loadLiveRelease(config.dataDir, release);
+    // This instance's switches of `current`: its own builds' and those synced from the bucket.
+    const turn = createTurn();
+    const releasePublisher = toBucket
+      ? createReleasePublisher({
+          store,
           log: app.log,
-          onSwitch: () => loadLiveRelease(config.dataDir, release),
-          onBuildFinished: siteBuildMetrics(app.metrics),
+          turn,
+          notify: async (id) => {
+            await database.db.execute(sql`select pg_notify(${SITE_RELEASE_CHANNEL}, ${id})`);
+          },
+          hook: config.scale.sitePublishHook,
+          onHookFailed: () => app.metrics.sitePublishHookFailures.inc(),
         })
       : null;
+    // SERVE_SITE=false with SITE_PUBLISH=s3 still builds: the release is served from the bucket.
+    const builder =
+      config.serveSite || toBucket
+        ? createPostsSiteBuilder({
+            dataDir: config.dataDir,
+            publicSiteUrl: config.publicSiteUrl,
+            log: app.log,
+            onSwitch: reload,
+            onBuildFinished: siteBuildMetrics(app.metrics),
+            ...(releasePublisher ? { publish: releasePublisher.publish } : {}),
+            ...(opts.siteRenderer ? { render: opts.siteRenderer } : {}),
+          })
+        : null;
+    const notices = config.scale.databaseNotify === 'listen' && database.changeNotices !== 'poll';
+    const releaseSync =
+      toBucket && config.serveSite
+        ? createReleaseSync({
+            store,
+            dataDir: config.dataDir,
+            log: app.log,
+            turn,
+            onSwitch: reload,
+            listen: notices
+              ? (changed) =>
+                  database.listen(SITE_RELEASE_CHANNEL, {
+                    notify: changed,
+                    // Listening (again): a notification may have been missed meanwhile.
+                    gap: (listening) => {
+                      if (listening) changed();
+                    },
+                  })
+              : null,
+            pollMs: opts.releasePollMs ?? 30_000,
+          })
+        : null;
     const snapshotPath = postsSnapshotPath(config.dataDir);
     const writeSnapshot = () => writePostsSnapshot(snapshotPath, () => opts.posts().snapshot());
     const publisher = createPublisher({
@@ -75,13 +136,34 @@ export const siteBuildPlugin = fp(
       debounceMs: opts.publishDebounceMs ?? 1500,
       log: app.log,
       exclusive: (fn) => database.exclusive(LOCK_KEYS.siteBuild, fn),
+      ...(releasePublisher
+        ? {
+            current: (siteBuilder: SiteBuilder) =>
+              currentFromBucket({
+                store,
+                builder: siteBuilder,
+                sync: releaseSync,
+                publishExisting: (manifest) =>
+                  releasePublisher.publish(
+                    manifest,
+                    path.join(siteDirs(config.dataDir).releases, manifest.id),
+                    async () => {}, // already live here
+                  ),
+              }),
+          }
+        : {}),
     });
+    if (releaseSync) {
+      app.addHook('onReady', () => releaseSync.start());
+      app.addHook('onClose', () => releaseSync.stop());
+    }
     app.decorate('siteRelease', release);
     app.decorate('publisher', publisher);
     app.decorate('siteBuilder', builder);
+    app.decorate('releaseSync', releaseSync);
     app.decorate('writeSnapshot', writeSnapshot);
   },
-  { name: 'site-build', dependencies: ['database'] },
+  { name: 'site-build', dependencies: ['database', 'media-store'] },
 );
 
 /**
@@ -103,13 +185,16 @@ export const sitePlugin = fp(
   ) => {
     const { config, release } = opts;
     // The site's sample clips, from the render cache (releases carry none).
+    // Several machines share the clips through the bucket; a local store adds nothing to the cache.
+    const store = app.mediaStore.kind === 's3' ? app.mediaStore : undefined;
     const samples = await openSampleLibrary({
       projectRoot: PROJECT_ROOT,
+      store,
       log: app.log,
       ...(opts.sampleRenderer ? { render: opts.sampleRenderer } : {}),
       ...(config.samples.cacheDir ? { cacheDir: config.samples.cacheDir } : {}),
     });
-    await app.register(samplesRoutes, { samples });
+    await app.register(samplesRoutes, { samples, store });
     app.decorate('samples', samples);
 
     if (config.serveSite) {
@@ -121,7 +206,7 @@ export const sitePlugin = fp(
       });
     }
   },
-  { name: 'site', dependencies: ['access', 'site-build', 'blog'] },
+  { name: 'site', dependencies: ['access', 'site-build', 'blog', 'media-store'] },
 );
 
 /**

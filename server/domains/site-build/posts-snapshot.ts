@@ -38,12 +38,26 @@ export async function writePostsSnapshot(
  * reads it (BLOG_SNAPSHOT_PATH) and a change to it makes the live release stale.
  */
 export function createPostsSiteBuilder(
-  opts: Omit<SiteBuilderOptions, 'buildEnv' | 'extraSources'>,
+  opts: Omit<SiteBuilderOptions, 'buildEnv' | 'extraSources' | 'sourceDigest'>,
 ): SiteBuilder {
   const snapshot = postsSnapshotPath(opts.dataDir);
   return createSiteBuilder({
     ...opts,
     buildEnv: { BLOG_SNAPSHOT_PATH: snapshot },
     extraSources: [snapshot],
+    sourceDigest: snapshotContent,
   });
+}
+
+/**
+ * What of a snapshot the site shows: its posts and redirects, not when it was written, so every
+ * instance that reads the same posts finds the same release current (SITE_PUBLISH=s3).
+ */
+function snapshotContent(bytes: Buffer): Buffer | string {
+  try {
+    const snapshot = JSON.parse(bytes.toString('utf8')) as PostsSnapshot;
+    return JSON.stringify([snapshot.posts, snapshot.redirects]);
+  } catch {
+    return bytes; // not JSON: the build fails on it, and its bytes say it changed
+  }
 }

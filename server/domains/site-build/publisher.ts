@@ -2,11 +2,14 @@
  * Publishing: public content changes queue one debounced rebuild. The snapshot of published
  * posts is written right before each build, so changes made during a build trigger exactly one
  * more. A failed build keeps the previous release live and records the error. Instances that
- * share DATA_DIR/site and one database take turns (`exclusive`): snapshot and build are one turn.
+ * share one database take turns (`exclusive`, a PostgreSQL advisory lock): snapshot, build and,
+ * with SITE_PUBLISH=s3, the upload and pointer write are one turn, so one instance builds at a
+ * time. Turns in one process also queue here, which is all PGlite (one process) needs.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BuildStatus } from '../../contracts/blog.ts';
 import type { ReleaseManifest } from './release.ts';
+import { createTurn } from './release-sync.ts';
 import type { SiteBuilder } from './service.ts';
 
 interface Logger {
@@ -21,8 +24,17 @@ export function createPublisher(deps: {
   log: Logger;
   /** Runs one snapshot-and-build turn while no other instance has one (default: at once). */
   exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * How start-up makes the live release current, inside the turn after the snapshot (default:
+   * the builder's ensureCurrent; SITE_PUBLISH=s3: from the bucket, release-sync.ts).
+   */
+  current?: (builder: SiteBuilder) => Promise<ReleaseManifest>;
 }) {
-  const exclusive = deps.exclusive ?? (<T>(fn: () => Promise<T>) => fn());
+  const acrossInstances = deps.exclusive ?? (<T>(fn: () => Promise<T>) => fn());
+  // A start-up turn and a scheduled one in this process wait for each other here, not on a
+  // second database connection (and on PGlite, whose `exclusive` does not wait at all).
+  const inProcess = createTurn();
+  const exclusive = <T>(fn: () => Promise<T>) => inProcess(() => acrossInstances(fn));
   const status: BuildStatus = {
     state: 'live',
     startedAt: null,
@@ -83,7 +95,7 @@ export function createPublisher(deps: {
       if (!builder) return null;
       return exclusive(async () => {
         await deps.writeSnapshot();
-        return builder.ensureCurrent();
+        return deps.current ? deps.current(builder) : builder.ensureCurrent();
       });
     },
 

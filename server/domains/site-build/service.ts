@@ -1,6 +1,8 @@
 /**
  * The site builder: runs `astro build` into a new release directory and switches the live
  * release atomically. A failed build leaves the previous release live. One build at a time.
+ * With SITE_PUBLISH=s3 a publish step (release-publish.ts) runs between the build and the switch:
+ * the release goes live here only once the bucket's pointer names it.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -78,14 +80,16 @@ export async function computeSourceHash(
   root = PROJECT_ROOT,
   extraFiles: string[] = [],
   settings: Record<string, string> = {},
+  digest: SourceDigest = (bytes) => bytes,
 ): Promise<string> {
   const hash = createHash('sha256');
   for (const [key, value] of Object.entries(settings).sort(([a], [b]) => a.localeCompare(b))) {
     hash.update(`${key}=${value}\0`);
   }
   for (const file of extraFiles) {
-    hash.update(file);
-    hash.update(await readFile(file).catch(() => Buffer.alloc(0)));
+    // By name within DATA_DIR: instances with other data directories hash the same inputs alike.
+    hash.update(path.basename(file));
+    hash.update(digest(await readFile(file).catch(() => Buffer.alloc(0))));
   }
   for (const rel of SOURCE_PATHS) {
     const abs = path.join(root, rel);
@@ -106,6 +110,9 @@ export async function computeSourceHash(
   return hash.digest('hex').slice(0, 16);
 }
 
+/** What of an extra source's bytes counts toward the source hash. */
+export type SourceDigest = (bytes: Buffer) => Buffer | string;
+
 export interface SiteBuilderOptions {
   dataDir: string;
   publicSiteUrl: string;
@@ -115,6 +122,19 @@ export interface SiteBuilderOptions {
   buildEnv?: Record<string, string>;
   /** Files outside the project that are inputs of the site (the posts snapshot). */
   extraSources?: string[];
+  /**
+   * The part of an extra source that matters (default: all its bytes). The posts snapshot's
+   * write time does not: instances that read the same posts must agree that a release is current.
+   */
+  sourceDigest?: SourceDigest;
+  /** Writes the site into the directory instead of `astro build` (tests: a release in milliseconds). */
+  render?: (outDir: string) => Promise<void>;
+  /**
+   * Runs between the build and the switch (SITE_PUBLISH=s3: uploads the release and writes the
+   * bucket's pointer) and calls `goLive` to switch `current` here. A throw before `goLive` leaves
+   * the previous release live and discards this one.
+   */
+  publish?: (manifest: ReleaseManifest, dir: string, goLive: () => Promise<void>) => Promise<void>;
   /** Called after the live release changed (the static server reloads its index). */
   onSwitch?: (manifest: ReleaseManifest) => void | Promise<void>;
   /** Told how long each build took and whether it succeeded (metrics: server/core/metrics.ts). */
@@ -138,6 +158,9 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     }
     return settings;
   }
+
+  const sourceHash = () =>
+    computeSourceHash(root, opts.extraSources, buildSettings(), opts.sourceDigest);
 
   async function runAstroBuild(outDir: string): Promise<void> {
     const astroBin = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
@@ -175,12 +198,26 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     const id = `${new Date().toISOString().replace(/[-:.TZ]/g, '')}-${process.pid}`;
     const outDir = path.join(releases, id);
     const stagingDir = path.join(root, STAGING_DIR, id);
-    const sourceHash = await computeSourceHash(root, opts.extraSources, buildSettings());
+    const hash = await sourceHash();
     opts.log.info({ release: id }, 'site build started');
+    let manifest: ReleaseManifest;
     try {
       await removeAbandonedStaging(root);
-      await withProjectBuildLock(root, () => runAstroBuild(stagingDir));
+      const render = opts.render;
+      if (render) await render(stagingDir);
+      else await withProjectBuildLock(root, () => runAstroBuild(stagingDir));
       await moveDir(stagingDir, outDir);
+      // Still the build: a release whose manifest cannot be written failed (counted, discarded).
+      const files = await listFiles(outDir);
+      manifest = {
+        id,
+        builtAt: new Date().toISOString(),
+        sourceHash: hash,
+        durationMs: Date.now() - started,
+        files,
+        inlineScriptHashes: await inlineScriptHashes(outDir, files),
+      };
+      await writeManifest(outDir, manifest);
     } catch (error) {
       opts.onBuildFinished?.((Date.now() - started) / 1000, false);
       await rm(outDir, { recursive: true, force: true });
@@ -192,21 +229,28 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     } finally {
       await rm(stagingDir, { recursive: true, force: true });
     }
-    const files = await listFiles(outDir);
-    const manifest: ReleaseManifest = {
-      id,
-      builtAt: new Date().toISOString(),
-      sourceHash,
-      durationMs: Date.now() - started,
-      files,
-      inlineScriptHashes: await inlineScriptHashes(outDir, files),
+    const goLive = async () => {
+      await switchCurrent(opts.dataDir, id);
+      await pruneReleases(opts.dataDir);
+      opts.log.info({ release: id, durationMs: manifest.durationMs }, 'site release live');
+      await opts.onSwitch?.(manifest);
     };
-    await writeManifest(outDir, manifest);
-    await switchCurrent(opts.dataDir, id);
-    await pruneReleases(opts.dataDir);
-    opts.log.info({ release: id, durationMs: manifest.durationMs }, 'site release live');
-    opts.onBuildFinished?.(manifest.durationMs / 1000, true);
-    await opts.onSwitch?.(manifest);
+    try {
+      if (opts.publish) await opts.publish(manifest, outDir, goLive);
+      else await goLive();
+    } catch (error) {
+      opts.onBuildFinished?.((Date.now() - started) / 1000, false);
+      // Kept when it went live before the failure (a hook or a cleanup after the switch).
+      if ((await currentReleaseId(opts.dataDir)) !== id) {
+        await rm(outDir, { recursive: true, force: true });
+      }
+      opts.log.error(
+        { err: error, release: id },
+        'site publish failed; the previous release stays live',
+      );
+      throw error;
+    }
+    opts.onBuildFinished?.((Date.now() - started) / 1000, true);
     return manifest;
   }
 
@@ -219,20 +263,20 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
       return running;
     },
 
+    /** The hash of the site's inputs as they are now (a release built from them carries it). */
+    sourceHash,
+
+    /** The live release's manifest when it was built from the current inputs, else null. */
+    async currentIfFresh(): Promise<ReleaseManifest | null> {
+      const live = await currentReleaseId(opts.dataDir);
+      if (!live) return null;
+      const manifest = await readManifest(path.join(siteDirs(opts.dataDir).releases, live));
+      return manifest && manifest.sourceHash === (await sourceHash()) ? manifest : null;
+    },
+
     /** The live release's manifest, building first when there is none or it is stale. */
     async ensureCurrent(): Promise<ReleaseManifest> {
-      const live = await currentReleaseId(opts.dataDir);
-      if (live) {
-        const manifest = await readManifest(path.join(siteDirs(opts.dataDir).releases, live));
-        if (
-          manifest &&
-          manifest.sourceHash ===
-            (await computeSourceHash(root, opts.extraSources, buildSettings()))
-        ) {
-          return manifest;
-        }
-      }
-      return this.build();
+      return (await this.currentIfFresh()) ?? this.build();
     },
   };
 }

@@ -39,6 +39,16 @@ export async function loadLiveRelease(dataDir: string, into: LiveRelease): Promi
   into.id = manifest?.id ?? null;
 }
 
+/**
+ * How long a release file may be cached, here and in the bucket (SITE_PUBLISH=s3): Astro puts a
+ * content hash in every /_astro/ name, so those bytes never change; pages are revalidated.
+ */
+export function releaseCacheControl(file: string): string {
+  return file.startsWith('_astro/')
+    ? 'public, max-age=31536000, immutable'
+    : 'public, max-age=0, must-revalidate';
+}
+
 /** The release file a URL path names, or null. */
 export function resolveSitePath(urlPath: string, files: Set<string>): string | null {
   let decoded: string;
@@ -114,12 +124,7 @@ export const staticSitePlugin = fp(
       file: string,
       status = 200,
     ) => {
-      // Astro puts a content hash in every /_astro/ name, so those bytes never change.
-      const immutable = file.startsWith('_astro/');
-      reply.header(
-        'cache-control',
-        immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
-      );
+      reply.header('cache-control', releaseCacheControl(file));
       const type = compressibleType(file);
       // Shared caches must keep the compressed and the plain answer apart.
       if (type) reply.header('vary', 'Accept-Encoding');
