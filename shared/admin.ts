@@ -31,3 +31,7 @@ export const CREDIT_ADJUST_LIMIT = 1_000_000;
 /** The reason kept with an adjustment's ledger entry: this many characters at least, at most. */
 export const ADJUST_REASON_MIN = 3;
 export const ADJUST_REASON_MAX = 200;
+
+/** UTC days the overview's daily charts cover, and the most GET /api/admin/stats/daily allows. */
+export const DAILY_STATS_DEFAULT_DAYS = 30;
+export const DAILY_STATS_MAX_DAYS = 90;

@@ -3,8 +3,10 @@
  * ADMIN_USERNAME / ADMIN_PASSWORD that playwright.config.ts gives the server, in a browser
  * context of their own, while a customer uses the site in another.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { findPack } from '../../shared/billing.ts';
 import { islandReady, signInThroughForm, uniqueEmail } from '../helpers/browser.ts';
+import { LOCAL_CHECKOUT_TOKEN_FIELD, localCheckoutToken } from '../helpers/local-checkout.ts';
 
 const ADMIN = { username: 'admin', password: 'e2e-admin-password-123' };
 
@@ -207,4 +209,115 @@ test('at 390 px the dashboard fits the screen: list rows become cards, nothing s
     await fitsTheScreen();
   }
   await context.close();
+});
+
+/** A customer who bought the starter pack and made one video that worked and one that failed. */
+async function customerWithVideos(request: APIRequestContext) {
+  const signIn = await request.post('/api/auth/local', {
+    data: { name: 'Cleo Charts', email: uniqueEmail('charts') },
+  });
+  const { data } = await signIn.json();
+  const headers = { authorization: `Bearer ${data.token}` };
+  const session = await request.post('/api/stripe/create-payment-intent', {
+    headers,
+    data: {
+      type: 'credits',
+      package_id: 'starter',
+      success_url: '/pricing',
+      cancel_url: '/pricing',
+    },
+  });
+  const { sessionId } = await session.json();
+  const checkout = await (await request.get(`/checkout/local/${sessionId}`)).text();
+  const paid = await request.post(`/checkout/local/${sessionId}/pay`, {
+    form: { [LOCAL_CHECKOUT_TOKEN_FIELD]: localCheckoutToken(checkout) },
+    maxRedirects: 0,
+  });
+  expect(paid.status()).toBe(303);
+  // The local renderer fails prompts starting "FAIL:" (playwright.config.ts).
+  for (const [prompt, outcome] of [
+    ['A kite over a windy beach', 'completed'],
+    ['FAIL: a render that breaks on purpose', 'failed'],
+  ] as const) {
+    const started = await request.post('/api/video/generate', {
+      headers,
+      multipart: { prompt, model: 'veo3' },
+    });
+    expect(started.status()).toBe(200);
+    const { taskId } = (await started.json()).data;
+    await expect
+      .poll(
+        async () =>
+          (await (await request.get(`/api/video/status/${taskId}`, { headers })).json()).data
+            .status,
+        { timeout: 60_000, intervals: [500, 1000] },
+      )
+      .toBe(outcome);
+  }
+}
+
+test('the overview charts the last 30 days: credits sold, videos, failure rate, generation time', async ({
+  browser,
+  request,
+}) => {
+  // A purchase, two renders and two dashboards. The charts' figures are cached for a minute;
+  // Refresh reads them as of now.
+  test.setTimeout(120_000);
+  await customerWithVideos(request);
+
+  const { context, page: admin } = await openAdmin(browser);
+  const section = admin.getByRole('region', { name: 'Last 30 days' });
+  const chart = (testId: string) => section.getByTestId(testId).getByRole('img');
+  await expect(async () => {
+    await admin.getByRole('button', { name: 'Refresh' }).click();
+    await expect(chart('admin-chart-latency')).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000, intervals: [1_000, 2_000] });
+
+  const DAY = '\\d{4}-\\d{2}-\\d{2}';
+  const N = '[\\d,]+';
+  await expect(chart('admin-chart-credits')).toHaveAttribute(
+    'aria-label',
+    new RegExp(`^Credits sold per day, last 30 days: total ${N}, highest ${N} on ${DAY}$`),
+  );
+  await expect(chart('admin-chart-videos')).toHaveAttribute(
+    'aria-label',
+    new RegExp(`^Videos generated per day, last 30 days: total ${N}, highest ${N} on ${DAY}$`),
+  );
+  await expect(chart('admin-chart-failures')).toHaveAttribute(
+    'aria-label',
+    new RegExp(
+      `^Failure rate per day, last 30 days: [\\d.]+% overall \\(${N} failed of ${N} finished\\), highest [\\d.]+% on ${DAY}$`,
+    ),
+  );
+  await expect(chart('admin-chart-latency')).toHaveAttribute(
+    'aria-label',
+    new RegExp(
+      `^Generation time per day, last 30 days: p50 .+ s, p95 highest [\\d.,]+ s on ${DAY}$`,
+    ),
+  );
+  // The figures behind each chart, for screen readers: one row per day.
+  const table = section.getByTestId('admin-chart-credits').getByRole('table');
+  await expect(table).toHaveAccessibleName('Credits sold per day, last 30 days');
+  await expect(table.locator('tbody tr')).toHaveCount(30);
+  const total = Number(
+    (
+      await section.getByTestId('admin-chart-credits').locator('.admin-chart__value').innerText()
+    ).replace(/\D/g, ''),
+  );
+  expect(total).toBeGreaterThanOrEqual(findPack('starter')!.credits);
+  await context.close();
+
+  // At 390 px the charts stack, each as wide as the screen allows, and nothing scrolls sideways.
+  const narrow = await openAdmin(browser, { width: 390, height: 844 });
+  const boxes = await Promise.all(
+    ['admin-chart-credits', 'admin-chart-videos'].map((id) =>
+      narrow.page.getByTestId(id).getByRole('img').boundingBox(),
+    ),
+  );
+  expect(boxes[1]!.y).toBeGreaterThan(boxes[0]!.y + boxes[0]!.height);
+  expect(boxes[0]!.width).toBeGreaterThan(280);
+  expect(
+    await narrow.page.evaluate(() => document.documentElement.scrollWidth),
+  ).toBeLessThanOrEqual(390);
+  await narrow.context.close();
 });

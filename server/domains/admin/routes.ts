@@ -33,6 +33,7 @@ import {
   UserTransactionsResponse,
   WebhooksResponse,
 } from '../../contracts/admin.ts';
+import { DailyStatsQuery, DailyStatsResponse } from '../../contracts/admin-stats.ts';
 import { adminName } from './identity.ts';
 import type { Operations } from './operations.ts';
 import type { AdminService } from './service.ts';
@@ -171,6 +172,22 @@ export async function adminRoutes(
       ]);
       return ok({ ...counts, build, videoProviders });
     },
+  );
+
+  app.get(
+    '/api/admin/stats/daily',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        summary:
+          'Per UTC day (default the last 30, at most 90): credits sold, videos generated, failure rate, p50/p95 generation time',
+        querystring: DailyStatsQuery,
+        response: { 200: DailyStatsResponse, ...errors },
+      },
+    },
+    async (request) => ok(await admin.dailyStats(request.query.days, request.query.fresh)),
   );
 
   app.get(

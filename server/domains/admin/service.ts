@@ -13,6 +13,7 @@ import type { AdminTaskStatus } from '../../contracts/admin.ts';
 import { ADMIN_CODES, ADMIN_MESSAGES } from '../../../shared/admin.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CreditsService } from '../credits/service.ts';
+import { createDailyStatsReader } from './daily-stats.ts';
 import { adminUserRow, sameUsername } from './identity.ts';
 import {
   ADDRESS_LOCKOUT_FAILURES,
@@ -46,6 +47,7 @@ export function createAdminService(deps: {
   const { db, config, credits, accounts } = deps;
   const now = deps.now ?? (() => new Date());
   const mutations = createAdminMutations({ db, credits });
+  const dailyStats = createDailyStatsReader({ db, now });
 
   /** 429 with the minutes left while any of `keys` is locked; `onLocked` runs first. */
   async function refuseWhileLocked(keys: LockoutKey[], at: Date, onLocked?: () => void) {
@@ -139,6 +141,9 @@ export function createAdminService(deps: {
       ]);
       return { users, tasks, payments, webhooksLast24h };
     },
+
+    /** The overview's charts: the last `days` UTC days (daily-stats.ts; cached a minute). */
+    dailyStats,
 
     users: (q: string, limit: number, offset: number) => repo.listUsers(db, q, limit, offset),
 

@@ -1,14 +1,22 @@
 /**
  * Overview: the counts an operator looks at first (users, tasks by status, payments, webhook
- * traffic), whether the public site's last build went live, and an on-demand subsystem check.
+ * traffic), the last 30 days charted (DailyCharts.tsx), whether the public site's last build went
+ * live, and an on-demand subsystem check.
  */
-import { useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import type { AdminSiteBuild, SiteBuildState } from '../../../server/contracts/admin.ts';
+import { DAILY_STATS_DEFAULT_DAYS } from '../../../shared/admin.ts';
 import { TASK_STATUSES } from '../../../shared/video.ts';
 import { apiErrorMessage } from '../../lib/api/http.ts';
-import { getOverview, runSystemCheck, type SystemCheck } from '../../lib/api/admin.ts';
+import {
+  getDailyStats,
+  getOverview,
+  runSystemCheck,
+  type SystemCheck,
+} from '../../lib/api/admin.ts';
 import AdminView, { RefreshButton } from './AdminView.tsx';
 import Badge, { type BadgeTone } from './Badge.tsx';
+import DailyCharts from './DailyCharts.tsx';
 import Facts, { FactDate, type Fact } from './Facts.tsx';
 import { formatDateTime, formatMoney } from './format.ts';
 import { Loaded } from './ListStates.tsx';
@@ -178,9 +186,22 @@ function CountCard({
 
 export default function Overview() {
   const overview = useAdminData(getOverview);
+  // Loaded beside the overview, not after it: the charts' query is the slower of the two.
+  // The figures are cached a minute for page loads; Refresh asks for them as of now.
+  const fresh = useRef(false);
+  const loadDaily = useCallback(() => getDailyStats(DAILY_STATS_DEFAULT_DAYS, fresh.current), []);
+  const daily = useAdminData(loadDaily);
+  const refresh = {
+    loading: overview.loading || daily.loading,
+    reload: () => {
+      fresh.current = true;
+      overview.reload();
+      daily.reload();
+    },
+  };
 
   return (
-    <AdminView title="Overview" tools={<RefreshButton state={overview} />} busy={overview.loading}>
+    <AdminView title="Overview" tools={<RefreshButton state={refresh} />} busy={overview.loading}>
       <Loaded state={overview} what="the overview">
         {(data) => (
           <div className="admin-cards">
@@ -221,6 +242,8 @@ export default function Overview() {
             >
               <p className="admin-card__hint">received in the last 24 hours</p>
             </CountCard>
+
+            <DailyCharts state={daily} />
 
             <VideoProvidersCard providers={data.videoProviders} />
             <BuildCard build={data.build} />

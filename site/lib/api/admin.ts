@@ -24,6 +24,7 @@ import type {
   UserTransactionsResponse,
   WebhooksResponse,
 } from '../../../server/contracts/admin.ts';
+import type { DailyStatsResponse } from '../../../server/contracts/admin-stats.ts';
 import { ADMIN_TOKEN_STORAGE_KEY } from '../../../shared/admin.ts';
 import { api } from './http.ts';
 /** What the dashboard says when any admin call answers 401. */
@@ -114,6 +115,7 @@ export interface Page {
 export type Overview = OverviewResponse['data'];
 export type UserDetail = UserDetailResponse['data'];
 export type SystemCheck = AdminTestResponse['data'];
+export type DailyStats = DailyStatsResponse['data'];
 
 /** Signs in and keeps the token for this tab; the server's message is in the thrown HTTP error. */
 export async function signInAdmin(username: string, password: string): Promise<AdminIdentity> {
@@ -142,6 +144,14 @@ export async function getAdminIdentity(): Promise<AdminIdentity> {
 
 export async function getOverview(): Promise<Overview> {
   return dataOf(await adminHttp.get('/api/admin/overview').json<OverviewResponse>(), 'overview');
+}
+
+/** `GET /api/admin/stats/daily`: the overview's charts, one entry per UTC day, today last. */
+export async function getDailyStats(days: number, fresh = false): Promise<DailyStats> {
+  const body = await adminHttp
+    .get('/api/admin/stats/daily', { searchParams: fresh ? { days, fresh } : { days } })
+    .json<DailyStatsResponse>();
+  return dataOf(body, 'daily figures');
 }
 
 /** `GET /api/admin/test`: checks each subsystem now (database, media store, providers). */
