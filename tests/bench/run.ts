@@ -11,6 +11,9 @@
  * - Video providers: 50 concurrent generations through each production adapter's fake (fal,
  *   Replicate, Vertex AI, Gemini) with injected 429s and failures: tasks per minute per provider
  *   and the worker's overhead per task (video-providers.ts).
+ * - Scale-out: media upload/download throughput through both media store adapters (local files,
+ *   S3), directly and through GET /media/{file}; request throughput with two API instances on one
+ *   PostgreSQL versus one (scale-out.ts).
  * - The resilience suite's long profile (200 users, crashes, two instances), 0 5xx and 0 failures.
  * - Lighthouse scores, layout shift and JavaScript weight of the public pages (lighthouse.ts).
  */
@@ -27,6 +30,7 @@ import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
 import type { PostsSnapshot } from '../../server/contracts/blog.ts';
 import { lighthouseBench } from './lighthouse.ts';
 import { videoProvidersBench } from './video-providers.ts';
+import { scaleOutBench } from './scale-out.ts';
 import { runSuite, SCENARIOS, type SuiteResult } from '../resilience/suite.ts';
 import { PROFILES } from '../resilience/profiles.ts';
 import { localCheckoutForm } from '../helpers/local-checkout.ts';
@@ -58,7 +62,7 @@ interface Row {
 }
 const rows: Row[] = [];
 const figures: Figure[] = [];
-/** BENCH_ONLY=api,render,build,publish,start,video,resilience,lighthouse runs some sections (all by default). */
+/** BENCH_ONLY=api,render,build,publish,start,video,scale,resilience,lighthouse runs some sections (all by default). */
 const only = process.env.BENCH_ONLY?.split(',');
 const want = (section: string) => !only || only.includes(section);
 /** Sections that threw: the others still run and the table still prints. */
@@ -646,6 +650,13 @@ await section('video', async () => {
   if (video.problems.length > 0) {
     throw new Error(`video providers:\n${video.problems.join('\n')}`);
   }
+});
+
+// Scale-out (issue 18): both media store adapters, two API instances versus one.
+await section('scale', async () => {
+  const scale = await scaleOutBench(startProcess);
+  figures.push(...scale.figures);
+  console.log(`\n${scale.table}\n`);
 });
 
 // Last: its processes leave the machine busy for a while after it returns.

@@ -1,7 +1,8 @@
 /**
  * The resilience suite: Load and Crash on the embedded database, Slow connections and Large
  * bodies against an API-only server, then 8 parallel subscription pays and Two instances on
- * PostgreSQL. `runSuite` is what `npm run test:resilience` (run.ts) and the bench call.
+ * PostgreSQL, and Several machines (own disks, one database, one bucket). `runSuite` is what
+ * `npm run test:resilience` (run.ts) and the bench call.
  */
 import { rm } from 'node:fs/promises';
 import { runAbuse } from './abuse.ts';
@@ -10,10 +11,19 @@ import type { Profile } from './profiles.ts';
 import { formatResult, resultWithoutTraffic, type ScenarioResult } from './report.ts';
 import { createSite, runCrash, runLoad } from './single.ts';
 import { runSubscriptionPays } from './subscription-pays.ts';
+import { runSeveralMachines } from './several-machines.ts';
 import { runTwoInstances } from './two-instances.ts';
 
-export type ScenarioName = 'load' | 'crash' | 'two' | 'slow' | 'bodies' | 'pays';
-export const SCENARIOS: ScenarioName[] = ['load', 'crash', 'two', 'slow', 'bodies', 'pays'];
+export type ScenarioName = 'load' | 'crash' | 'two' | 'slow' | 'bodies' | 'pays' | 'machines';
+export const SCENARIOS: ScenarioName[] = [
+  'load',
+  'crash',
+  'two',
+  'slow',
+  'bodies',
+  'pays',
+  'machines',
+];
 
 export interface SuiteResult {
   profile: Profile['name'];
@@ -88,6 +98,14 @@ export async function runSuite(
       record(await runTwoInstances(profile));
     } catch (error) {
       failedToRun('Two instances', 'postgres', error);
+    }
+  }
+  // Separate disks, one database and one bucket (issue 18).
+  if (only.includes('machines')) {
+    try {
+      record(await runSeveralMachines());
+    } catch (error) {
+      failedToRun('Several machines', 'postgres', error);
     }
   }
 
