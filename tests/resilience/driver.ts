@@ -166,6 +166,15 @@ export interface Behaviour {
   canBuy?: boolean;
 }
 
+/** A behaviour for scripted steps: no think time, no render budget, nothing left to do. */
+export const scriptedBehaviour = (client: Client): Behaviour => ({
+  client,
+  slugs: [],
+  renders: { left: 0 },
+  until: Date.now(),
+  thinkMs: [0, 0],
+});
+
 const auth = (u: SimUser) => ({ authorization: `Bearer ${u.token ?? ''}` });
 
 /** Local sign-in; retried while the server is down. */

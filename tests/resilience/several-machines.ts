@@ -17,7 +17,6 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import sharp from 'sharp';
 import { openPostgres, queryRows } from '../../server/core/db.ts';
 import { createS3MediaStore } from '../../server/core/media-store/s3.ts';
@@ -25,7 +24,7 @@ import { startFalFake } from '../fakes/fal/index.ts';
 import { createPostgresDatabase } from '../helpers/postgres.ts';
 import { freePort, sleep } from '../helpers/process.ts';
 import { startS3Server } from '../helpers/s3.ts';
-import { buy, createClient, newUser, signIn, Stats, type Behaviour } from './driver.ts';
+import { buy, createClient, newUser, scriptedBehaviour, signIn, Stats } from './driver.ts';
 import { check, ledgerChecks, type Check } from './invariants.ts';
 import {
   kill,
@@ -37,8 +36,8 @@ import {
   waitHealthy,
   type Proc,
 } from './processes.ts';
-import { answerChecks, resultWithoutTraffic, statsFields, type ScenarioResult } from './report.ts';
-import { postgresAdminUrl } from './two-instances.ts';
+import { answerChecks, statsFields, type ScenarioResult } from './report.ts';
+import { postgresAdminUrl, withoutPostgres } from './two-instances.ts';
 
 const EDITOR = 'editor@machines.example';
 /** Reset requests allowed per minute per address, on every instance together. */
@@ -85,16 +84,9 @@ async function waitReady(base: string, proc: Proc, timeoutMs: number): Promise<v
 
 export async function runSeveralMachines(): Promise<ScenarioResult> {
   const began = Date.now();
+  const skipped = await withoutPostgres('Several machines');
+  if (skipped) return skipped;
   const adminUrl = postgresAdminUrl();
-  try {
-    const probe = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-    await probe.connect();
-    await probe.end();
-  } catch (error) {
-    return resultWithoutTraffic('Several machines', 'postgres', {
-      skipped: `no PostgreSQL at ${adminUrl} (${(error as Error).message}); set RESILIENCE_DATABASE_URL`,
-    });
-  }
 
   const database = await createPostgresDatabase(adminUrl, 'resilience_mm_');
   const s3 = await startS3Server();
@@ -178,13 +170,7 @@ export async function runSeveralMachines(): Promise<ScenarioResult> {
 
     const stats = new Stats();
     const client = createClient(stats);
-    const b: Behaviour = {
-      client,
-      slugs: [],
-      renders: { left: 0 },
-      until: Date.now(),
-      thinkMs: [0, 0],
-    };
+    const b = scriptedBehaviour(client);
 
     // One rate-limit budget across A and B: RESET_BUDGET requests in all, then 429 on both.
     const resets: number[] = [];

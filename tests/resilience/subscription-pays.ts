@@ -10,19 +10,18 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { openPostgres, queryRows } from '../../server/core/db.ts';
 import { ACTIVE_SUBSCRIPTION_STATUSES } from '../../server/db/schema.ts';
 import { BILLING_MESSAGES, findPlan } from '../../shared/billing.ts';
 import { localCheckoutForm } from '../helpers/local-checkout.ts';
 import { createPostgresDatabase } from '../helpers/postgres.ts';
 import { freePort, sleep } from '../helpers/process.ts';
-import { createClient, newUser, signIn, Stats, type Behaviour, type SimUser } from './driver.ts';
+import { createClient, newUser, scriptedBehaviour, signIn, Stats, type SimUser } from './driver.ts';
 import { check, ledgerChecks, type Check } from './invariants.ts';
 import { logTail, makeDataDir, startNode, stop, type Proc } from './processes.ts';
 import type { Profile } from './profiles.ts';
-import { answerChecks, resultWithoutTraffic, statsFields, type ScenarioResult } from './report.ts';
-import { postgresAdminUrl } from './two-instances.ts';
+import { answerChecks, statsFields, type ScenarioResult } from './report.ts';
+import { postgresAdminUrl, withoutPostgres } from './two-instances.ts';
 
 const NAME = '8 parallel subscription pays';
 const PAYS = 8;
@@ -54,16 +53,9 @@ interface Outcome {
 
 export async function runSubscriptionPays(profile: Profile): Promise<ScenarioResult> {
   const began = Date.now();
+  const skipped = await withoutPostgres(NAME);
+  if (skipped) return skipped;
   const adminUrl = postgresAdminUrl();
-  try {
-    const probe = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-    await probe.connect();
-    await probe.end();
-  } catch (error) {
-    return resultWithoutTraffic(NAME, 'postgres', {
-      skipped: `no PostgreSQL at ${adminUrl} (${(error as Error).message}); set RESILIENCE_DATABASE_URL`,
-    });
-  }
 
   const database = await createPostgresDatabase(adminUrl, 'resilience_pays_');
   const dataDir = await makeDataDir('resilience-pays-');
@@ -95,13 +87,7 @@ export async function runSubscriptionPays(profile: Profile): Promise<ScenarioRes
 
     const stats = new Stats();
     const client = createClient(stats);
-    const b: Behaviour = {
-      client,
-      slugs: [],
-      renders: { left: 0 },
-      until: Date.now(),
-      thinkMs: [0, 0],
-    };
+    const b = scriptedBehaviour(client);
     const users = Array.from({ length: profile.name === 'long' ? 16 : 6 }, (_, i) =>
       newUser(bases[i % 2]!, 'pays', i),
     );

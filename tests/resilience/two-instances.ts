@@ -55,6 +55,24 @@ export const postgresAdminUrl = () =>
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test';
 
+/**
+ * The skipped result of a PostgreSQL scenario when no server answers at postgresAdminUrl(), or
+ * null when one does.
+ */
+export async function withoutPostgres(name: string): Promise<ScenarioResult | null> {
+  const adminUrl = postgresAdminUrl();
+  try {
+    const probe = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+    await probe.connect();
+    await probe.end();
+    return null;
+  } catch (error) {
+    return resultWithoutTraffic(name, 'postgres', {
+      skipped: `no PostgreSQL at ${adminUrl} (${(error as Error).message}); set RESILIENCE_DATABASE_URL`,
+    });
+  }
+}
+
 interface Interval {
   proc: string;
   release: string;
@@ -135,16 +153,9 @@ async function json<T>(res: { status: number; body: string } | null): Promise<T 
 
 export async function runTwoInstances(profile: Profile): Promise<ScenarioResult> {
   const began = Date.now();
+  const skipped = await withoutPostgres('Two instances');
+  if (skipped) return skipped;
   const adminUrl = postgresAdminUrl();
-  try {
-    const probe = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-    await probe.connect();
-    await probe.end();
-  } catch (error) {
-    return resultWithoutTraffic('Two instances', 'postgres', {
-      skipped: `no PostgreSQL at ${adminUrl} (${(error as Error).message}); set RESILIENCE_DATABASE_URL`,
-    });
-  }
 
   const database = await createPostgresDatabase(adminUrl, 'resilience_');
   const stripe = await startStripeFake();
