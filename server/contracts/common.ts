@@ -25,6 +25,12 @@ export type ErrorResponse = Static<typeof ErrorResponse>;
 export const Ok = <T extends TSchema>(data: T) =>
   Type.Object({ success: Type.Literal(true), data, message: Type.Optional(Type.String()) });
 
+/** What every keyset-paged list adds (issue 19): the next page's `cursor`, null on the last. */
+export const KeysetFields = {
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  has_more: Type.Boolean(),
+};
+
 export const MessageResponse = Type.Object({
   success: Type.Boolean(),
   message: Type.String(),

@@ -1,7 +1,10 @@
 /** Credit balance shapes (spec 3 "Credit balance response"). */
 import { Type, type Static } from 'typebox';
 import { PublicUser } from './auth.ts';
-import { Ok } from './common.ts';
+import { KeysetFields, Ok } from './common.ts';
+
+// The paged lists' shared fields live in common.ts; kept here too for importers of credits.ts.
+export { KeysetFields };
 
 export const CreditTransaction = Type.Object({
   id: Type.String(),
@@ -23,20 +26,32 @@ export const BalanceResponse = Ok(
 );
 export type BalanceResponse = Static<typeof BalanceResponse>;
 
+/**
+ * Spec 7: `limit` (default 10) and `offset` (default 0). `cursor` (a previous page's
+ * `next_cursor`) fetches the next page in constant time; offsets past 1,000 rows must use it.
+ */
 export const TransactionsQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
     offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
   },
   { additionalProperties: false },
 );
+export type TransactionsQuery = Static<typeof TransactionsQuery>;
 
+/**
+ * An offset page carries `total` (exact up to the rows offsets can reach, 1,000 + a page; past
+ * that the bound, with `total_exact` false); a cursor page carries neither total nor offset.
+ */
 export const TransactionsResponse = Ok(
   Type.Object({
     transactions: Type.Array(CreditTransaction),
-    total: Type.Integer(),
+    total: Type.Optional(Type.Integer()),
+    total_exact: Type.Optional(Type.Boolean()),
     limit: Type.Integer(),
-    offset: Type.Integer(),
+    offset: Type.Optional(Type.Integer()),
+    ...KeysetFields,
   }),
 );
 export type TransactionsResponse = Static<typeof TransactionsResponse>;

@@ -38,12 +38,25 @@ export const DataSelectQuery = Type.Object(
         description: 'Sort direction (default: true with orderBy, newest first without)',
       }),
     ),
-    offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+    offset: Type.Integer({
+      minimum: 0,
+      maximum: 1_000_000,
+      default: 0,
+      description: 'Rows to skip, up to 1,000; deeper pages use cursor',
+    }),
     limit: Type.Integer({
       minimum: 1,
       maximum: DATA_API_MAX_LIMIT,
       default: DATA_API_DEFAULT_LIMIT,
     }),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description:
+          "The previous page's next_cursor: the next page in constant time (default order only; same columns, where and ascending)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -78,8 +91,16 @@ export type DataRow = Static<typeof DataRow>;
 export const DataRowsResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Array(DataRow),
-  /** Selects only: how many rows match in all (for paging). */
+  /**
+   * Offset pages of a select: how many rows match, exact up to the rows offsets reach (1,000 +
+   * a page); past that the bound, with `count_exact` false. Cursor pages carry no count.
+   */
   count: Type.Optional(Type.Integer()),
+  count_exact: Type.Optional(Type.Boolean()),
+  /** Selects in the default (time) order: the next page's `cursor`, null on the last page. */
+  next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** Selects: whether rows follow this page. */
+  has_more: Type.Optional(Type.Boolean()),
 });
 export type DataRowsResponse = Static<typeof DataRowsResponse>;
 

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { HISTORY_PAGE_SIZE, TASK_STATUSES } from '../../shared/video.ts';
-import { LiteralUnion, Ok } from './common.ts';
+import { KeysetFields, LiteralUnion, Ok } from './common.ts';
 
 export const TaskStatus = LiteralUnion(TASK_STATUSES);
 export type TaskStatus = Static<typeof TaskStatus>;
@@ -47,22 +47,35 @@ export const HistoryItem = Type.Object({
 });
 export type HistoryItem = Static<typeof HistoryItem>;
 
+/**
+ * Spec 7: `?page={n}&limit=10`. `cursor` (a previous page's `next_cursor`) fetches the next page
+ * in constant time; pages past the first 1,000 videos are reached only that way.
+ */
 export const HistoryQuery = Type.Object(
   {
     page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
     limit: Type.Integer({ minimum: 1, maximum: 50, default: HISTORY_PAGE_SIZE }),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
   },
   { additionalProperties: false },
 );
+export type HistoryQuery = Static<typeof HistoryQuery>;
 
+/**
+ * A numbered page carries `total` (exact up to the videos numbered pages reach, 1,000 + a page;
+ * past that the bound, with `total_exact` false), `page` and `pages` (the numbered pages); a
+ * cursor page carries `next_cursor` and `has_more` only, like every page.
+ */
 export const HistoryResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({
     items: Type.Array(HistoryItem),
-    total: Type.Integer(),
-    page: Type.Integer(),
-    pages: Type.Integer(),
+    total: Type.Optional(Type.Integer()),
+    total_exact: Type.Optional(Type.Boolean()),
+    page: Type.Optional(Type.Integer()),
+    pages: Type.Optional(Type.Integer()),
     limit: Type.Integer(),
+    ...KeysetFields,
   }),
   message: Type.String(),
 });

@@ -12,6 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -108,7 +109,9 @@ export async function openPglite(
   opts: { loadDataDir?: Blob } = {},
 ): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const options = opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {};
+  // pg_trgm backs the admin's search by part of an email (migration 0011's trigram index).
+  const extensions = { pg_trgm };
+  const options = opts.loadDataDir ? { loadDataDir: opts.loadDataDir, extensions } : { extensions };
   const client = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { RouteAttempt } from './video-schema.ts';
+import type { adminActions } from './admin-schema.ts';
 import {
   boolean,
   check,
@@ -56,7 +57,16 @@ export const users = pgTable(
     emailVerifiedAt: at('email_verified_at'),
     ...timestamps,
   },
-  (t) => [check('users_credits_non_negative', sql`${t.credits} >= 0`)],
+  (t) => [
+    check('users_credits_non_negative', sql`${t.credits} >= 0`),
+    // The admin user list (newest first, keyset on created_at, id) and its search by any part of
+    // the email: trigram GIN answers ILIKE '%text%' (pg_trgm, migration 0011).
+    index('users_created_id_idx').on(t.createdAt, t.id),
+    // fastupdate off: sign-ups are rare, and a pending list would be read by every search.
+    index('users_email_trgm_idx')
+      .using('gin', t.email.op('gin_trgm_ops'))
+      .with({ fastupdate: false }),
+  ],
 );
 
 export const sessions = pgTable(
@@ -126,7 +136,8 @@ export const creditTransactions = pgTable(
   },
   (t) => [
     unique('credit_transactions_source_unique').on(t.sourceType, t.sourceId),
-    index('credit_transactions_user_created_idx').on(t.userId, t.createdAt),
+    // A user's ledger, newest first, keyset on (created_at, id).
+    index('credit_transactions_user_created_id_idx').on(t.userId, t.createdAt, t.id),
     // The admin charts read the last days of the whole ledger by time.
     index('credit_transactions_created_idx').on(t.createdAt),
     check('credit_transactions_balance_non_negative', sql`${t.balanceAfter} >= 0`),
@@ -162,7 +173,10 @@ export const checkoutSessions = pgTable(
     /** When the provider stops accepting payment for it (Stripe sessions); null: never. */
     expiresAt: at('expires_at'),
   },
-  (t) => [index('checkout_sessions_user_idx').on(t.userId)],
+  (t) => [
+    index('checkout_sessions_user_idx').on(t.userId),
+    index('checkout_sessions_created_id_idx').on(t.createdAt, t.id),
+  ],
 );
 
 /**
@@ -235,14 +249,18 @@ export const duplicateSubscriptions = pgTable(
 );
 
 /** Every provider event we accepted, stored under its id in the same transaction as its effect. */
-export const webhookEvents = pgTable('webhook_events', {
-  id: text('id').primaryKey(),
-  provider: text('provider').notNull(),
-  type: text('type').notNull(),
-  handled: boolean('handled').notNull(),
-  payload: jsonb('payload').notNull(),
-  receivedAt: at('received_at').notNull().defaultNow(),
-});
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    type: text('type').notNull(),
+    handled: boolean('handled').notNull(),
+    payload: jsonb('payload').notNull(),
+    receivedAt: at('received_at').notNull().defaultNow(),
+  },
+  (t) => [index('webhook_events_received_id_idx').on(t.receivedAt, t.id)],
+);
 
 /**
  * Video tasks: pending → processing → completed | failed. Workers claim rows with
@@ -296,7 +314,12 @@ export const videoTasks = pgTable(
     index('video_tasks_queue_idx').on(t.status, t.createdAt),
     index('video_tasks_user_idx').on(t.userId, t.createdAt),
     index('video_tasks_provider_request_idx').on(t.providerRequestId),
-    index('video_tasks_created_idx').on(t.createdAt),
+    // The admin task list (keyset on created_at, id) and the charts' scans by created_at.
+    index('video_tasks_created_id_idx').on(t.createdAt, t.id),
+    // A user's history: their finished videos, newest first by completed_at, id.
+    index('video_tasks_history_idx')
+      .on(t.userId, t.completedAt, t.id)
+      .where(sql`${t.status} = 'completed' and ${t.resultUrl} is not null`),
     // The worker's claim: unfinished tasks by when their next step is due.
     index('video_tasks_due_idx')
       .on(t.runAfter)
@@ -344,40 +367,8 @@ export const postRedirects = pgTable('post_redirects', {
   createdAt: createdAt(),
 });
 
-/**
- * The audit trail of admin mutations: one row per change, written in the same transaction as the
- * change itself, so a change without its row (or a row without its change) cannot exist.
- */
-export const adminActions = pgTable(
-  'admin_actions',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    /** The admin username, or `cli:<os user>` for the admin CLI. */
-    adminUsername: text('admin_username').notNull(),
-    action: text('action').notNull(),
-    targetUserId: uuid('target_user_id').references(() => users.id, { onDelete: 'set null' }),
-    /** The other thing acted on (a task id, a ledger row id), when there is one. */
-    targetId: text('target_id'),
-    details: jsonb('details').notNull().default({}),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index('admin_actions_created_idx').on(t.createdAt),
-    index('admin_actions_target_user_idx').on(t.targetUserId),
-  ],
-);
-
-/**
- * Failed admin sign-ins, counted per key (`user:<username>` and `ip:<address>`) in the database,
- * so every instance sees the same lockout.
- */
-export const adminLoginFailures = pgTable('admin_login_failures', {
-  key: text('key').primaryKey(),
-  failures: integer('failures').notNull(),
-  lastFailedAt: at('last_failed_at').notNull(),
-  lockedUntil: at('locked_until'),
-});
-
+// The audit trail of admin changes and the admin sign-in lockout.
+export * from './admin-schema.ts';
 // Tables of what happens to a payment after it is made (issue 16): invoice payments, disputes.
 export * from './payment-events-schema.ts';
 export * from './video-schema.ts';

@@ -1,18 +1,19 @@
 /**
  * /video-history (spec 2 "History", 5, 7 GET /api/video/history): the signed-in user's completed
- * videos, 10 per page, newest first, with the page in `?page=n`.
+ * videos, 10 per page, newest first, with the page in `?page=n`. Past the numbered pages (the
+ * first 1,000 videos and a page) "Next" follows the server's `next_cursor` (`?cursor=…`).
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { HistoryResponse } from '../../server/contracts/video.ts';
 import { httpStatus, readApiError } from '../lib/api/http.ts';
-import { getHistory } from '../lib/api/video.ts';
+import { getHistory, getHistoryAfter } from '../lib/api/video.ts';
 import * as icons from '../lib/icons/index.ts';
 import type { IconData } from '../lib/icons/index.ts';
 import { GENERATOR_PATH } from '../lib/site.ts';
 import { HISTORY_MESSAGES, HISTORY_PAGE_SIZE } from '../../shared/video.ts';
 import { $authReady, $authToken, $user } from '../stores/auth.ts';
 import HistoryCard from './history/HistoryCard.tsx';
-import Pager from './history/Pager.tsx';
+import Pager, { CursorPager } from './history/Pager.tsx';
 import Icon from './shared/Icon.tsx';
 import { setUrl, subscribeToUrl } from './shared/url-state.ts';
 import { useHydratedStore } from './shared/use-hydrated-store.ts';
@@ -25,9 +26,15 @@ type HistoryData = HistoryResponse['data'];
 
 type Answer =
   | { key: string; ok: true; data: HistoryData }
-  | { key: string; ok: false; message: string; signedOut: boolean };
+  | { key: string; ok: false; message: string; signedOut: boolean; code: string };
 
-// ---------- The page lives in the URL (`?page=n`) ----------
+// ---------- The place lives in the URL (`?page=n`, or `?cursor=…` past the numbered pages) ----------
+
+/** A numbered page, or the page after a cursor. */
+type Place = { page: number; cursor?: undefined } | { cursor: string; page?: undefined };
+
+/** Answers that mean the address names no page we can show: start again at the newest. */
+const STALE_PLACE = new Set(['OFFSET_TOO_DEEP', 'INVALID_CURSOR']);
 
 /** `?page=n` as a whole number ≥ 1; anything else is page 1. */
 export function parsePage(value: string | null): number {
@@ -35,34 +42,56 @@ export function parsePage(value: string | null): number {
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
-function pageFromUrl(): number {
-  return parsePage(new URLSearchParams(window.location.search).get('page'));
+/** The place as a string (a stable snapshot for useSyncExternalStore). */
+function placeKeyFromUrl(): string {
+  const params = new URLSearchParams(window.location.search);
+  const cursor = params.get('cursor');
+  return cursor ? `cursor:${cursor}` : `page:${parsePage(params.get('page'))}`;
 }
 
-function pageHref(page: number): string {
+function placeOf(key: string): Place {
+  return key.startsWith('cursor:')
+    ? { cursor: key.slice('cursor:'.length) }
+    : { page: Number(key.slice('page:'.length)) };
+}
+
+function placeHref(place: Place): string {
   const url = new URL(window.location.href);
-  if (page === 1) url.searchParams.delete('page');
-  else url.searchParams.set('page', String(page));
+  url.searchParams.delete('page');
+  url.searchParams.delete('cursor');
+  if (place.cursor !== undefined) url.searchParams.set('cursor', place.cursor);
+  else if (place.page !== 1) url.searchParams.set('page', String(place.page));
   return url.pathname + url.search + url.hash;
 }
 
-function goToPage(page: number, how: 'push' | 'replace'): void {
-  setUrl(pageHref(page), how);
+const pageHref = (page: number) => placeHref({ page });
+
+function goTo(place: Place, how: 'push' | 'replace'): void {
+  setUrl(placeHref(place), how);
 }
 
 /** The server's page size is authoritative; the pager is built from its `pages`. */
-async function loadHistory(page: number, key: string): Promise<Answer> {
+async function loadHistory(place: Place, key: string): Promise<Answer> {
   try {
-    const body = await getHistory(page, HISTORY_PAGE_SIZE);
+    const body =
+      place.cursor !== undefined
+        ? await getHistoryAfter(place.cursor, HISTORY_PAGE_SIZE)
+        : await getHistory(place.page, HISTORY_PAGE_SIZE);
     if (!body?.success || !body.data || !Array.isArray(body.data.items)) {
-      return { key, ok: false, message: LOAD_FAILED, signedOut: false };
+      return { key, ok: false, message: LOAD_FAILED, signedOut: false, code: '' };
     }
     return { key, ok: true, data: body.data };
   } catch (error) {
     const signedOut = httpStatus(error) === 401;
-    const message = readApiError(error)?.message || (signedOut ? LOGIN_FIRST : LOAD_FAILED);
-    return { key, ok: false, message, signedOut };
+    const apiError = readApiError(error);
+    const message = apiError?.message || (signedOut ? LOGIN_FIRST : LOAD_FAILED);
+    return { key, ok: false, message, signedOut, code: apiError?.code ?? '' };
   }
+}
+
+/** "12 videos", or "1,010+ videos" when the server stopped counting. */
+function totalText(total: number, exact: boolean): string {
+  return `${total.toLocaleString('en-US')}${exact ? '' : '+'} ${total === 1 && exact ? 'video' : 'videos'}`;
 }
 
 // ---------- Pieces ----------
@@ -165,25 +194,32 @@ export default function History() {
   const ready = useHydratedStore($authReady);
   const token = useHydratedStore($authToken);
   const user = useHydratedStore($user);
-  const page = useSyncExternalStore(subscribeToUrl, pageFromUrl, () => 1);
+  const placeKey = useSyncExternalStore(subscribeToUrl, placeKeyFromUrl, () => 'page:1');
   const [attempt, setAttempt] = useState(0);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   const signedIn = ready && Boolean(token && user);
   const userId = signedIn ? (user?.id ?? '') : null;
-  const requestKey = `${userId}:${page}:${attempt}`;
+  const requestKey = `${userId}:${placeKey}:${attempt}`;
 
   useEffect(() => {
     // Spec 5: no request without a user id.
     if (!userId) return;
     let active = true;
-    const key = `${userId}:${page}:${attempt}`;
-    void loadHistory(page, key).then((result) => {
+    const key = `${userId}:${placeKey}:${attempt}`;
+    const place = placeOf(placeKey);
+    void loadHistory(place, key).then((result) => {
       if (!active) return;
+      // An old link past the numbered pages, or a cursor we did not make: the newest videos.
+      if (!result.ok && STALE_PLACE.has(result.code)) {
+        goTo({ page: 1 }, 'replace');
+        return;
+      }
       // Past the last page (an old link, a deleted video): show the last one instead.
-      if (result.ok && result.data.items.length === 0 && page > 1 && result.data.pages >= 1) {
-        goToPage(Math.min(page - 1, result.data.pages), 'replace');
+      const pages = result.ok ? (result.data.pages ?? 1) : 0;
+      if (result.ok && result.data.items.length === 0 && (place.page ?? 1) > 1 && pages >= 1) {
+        goTo({ page: Math.min((place.page ?? 2) - 1, pages) }, 'replace');
         return;
       }
       setAnswer(result);
@@ -191,10 +227,10 @@ export default function History() {
     return () => {
       active = false;
     };
-  }, [userId, page, attempt]);
+  }, [userId, placeKey, attempt]);
 
-  const selectPage = (next: number) => {
-    goToPage(next, 'push');
+  const select = (place: Place) => {
+    goTo(place, 'push');
     headingRef.current?.focus({ preventScroll: true });
     headingRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   };
@@ -216,6 +252,7 @@ export default function History() {
   const loading = answer?.key !== requestKey;
   // While the next page loads, keep the current list in place (no layout jump) and mark it busy.
   const shown = answer?.ok ? answer : null;
+  const place = placeOf(placeKey);
 
   let body;
   if (loading && !shown) {
@@ -231,7 +268,16 @@ export default function History() {
   } else if (shown && shown.data.items.length === 0) {
     body = <Empty />;
   } else if (shown) {
-    const { items, total, pages } = shown.data;
+    const { items, total, total_exact = true, pages = 1, next_cursor } = shown.data;
+    const olderCursor = shown.data.has_more ? next_cursor : null;
+    const older = olderCursor
+      ? {
+          href: placeHref({ cursor: olderCursor }),
+          onSelect: () => select({ cursor: olderCursor }),
+        }
+      : null;
+    const page = loading ? (place.page ?? 1) : (shown.data.page ?? 1);
+    const numbered = place.cursor === undefined && shown.data.page !== undefined;
     body = (
       <>
         <ul
@@ -244,16 +290,26 @@ export default function History() {
             <HistoryCard key={item.id} item={item} />
           ))}
         </ul>
-        <Pager
-          page={loading ? page : shown.data.page}
-          pages={pages}
-          hrefFor={(n) => pageHref(n)}
-          onSelect={selectPage}
-        />
-        <p className="history-total">
-          {total.toLocaleString('en-US')} {total === 1 ? 'video' : 'videos'}
-          {pages > 1 && ` · page ${page} of ${pages}`}
-        </p>
+        {numbered ? (
+          <Pager
+            page={page}
+            pages={pages}
+            hrefFor={pageHref}
+            onSelect={(n) => select({ page: n })}
+            older={page >= pages ? older : null}
+          />
+        ) : (
+          <CursorPager
+            first={{ href: pageHref(1), onSelect: () => select({ page: 1 }) }}
+            older={older}
+          />
+        )}
+        {numbered && total !== undefined && (
+          <p className="history-total">
+            {totalText(total, total_exact)}
+            {pages > 1 && ` · page ${page} of ${pages}${total_exact ? '' : '+'}`}
+          </p>
+        )}
       </>
     );
   }

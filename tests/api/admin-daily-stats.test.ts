@@ -243,7 +243,7 @@ describe.each(databaseKinds)('GET /api/admin/stats/daily on %s', (kind) => {
       );
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     });
-    expect(plan).toContain('video_tasks_created_idx');
+    expect(plan).toContain('video_tasks_created_id_idx');
     expect(plan).toContain('credit_transactions_created_idx');
   });
 });

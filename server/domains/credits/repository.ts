@@ -1,5 +1,6 @@
 /** SQL for the credits ledger. Every function takes `db | tx` first. */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { cursorTimestampSql, keysetBefore, type CursorKey } from '../../core/cursor.ts';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
 import { creditTransactions, users, type CreditTransactionRow } from '../../db/schema.ts';
 
@@ -70,26 +71,47 @@ export async function insertTransaction(
   return inserted!;
 }
 
+/** A ledger row with its sort key as text (microseconds, for the next page's cursor). */
+export type PagedTransactionRow = CreditTransactionRow & { sortTs: string };
+
+/**
+ * A user's ledger rows, newest first by (created_at, id), `limit` of them: after `after` (a
+ * cursor's key; constant time) or from `offset` (shallow pages only). Both are served by
+ * credit_transactions_user_created_id_idx (user_id, created_at, id), scanned backward: no sort.
+ */
+export function transactionsQuery(
+  db: DbOrTx,
+  userId: string,
+  limit: number,
+  from: { offset?: number; after?: CursorKey } = {},
+) {
+  const t = creditTransactions;
+  return db
+    .select({ ...getTableColumns(t), sortTs: cursorTimestampSql(t.createdAt) })
+    .from(t)
+    .where(and(eq(t.userId, userId), from.after && keysetBefore(t.createdAt, t.id, from.after)))
+    .orderBy(desc(t.createdAt), desc(t.id))
+    .limit(limit)
+    .offset(from.offset ?? 0);
+}
+
 export async function listTransactions(
   db: DbOrTx,
   userId: string,
   limit: number,
-  offset: number,
-): Promise<CreditTransactionRow[]> {
-  return db
-    .select()
-    .from(creditTransactions)
-    .where(eq(creditTransactions.userId, userId))
-    .orderBy(desc(creditTransactions.createdAt), desc(creditTransactions.id))
-    .limit(limit)
-    .offset(offset);
+  from: { offset?: number; after?: CursorKey } = {},
+): Promise<PagedTransactionRow[]> {
+  return transactionsQuery(db, userId, limit, from);
 }
 
-export async function countTransactions(db: DbOrTx, userId: string): Promise<number> {
-  const rows = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from credit_transactions where user_id = ${userId}`,
-  );
+/** Counts a user's ledger rows, no further than `upTo`: an index-only range scan, then a stop. */
+export const countTransactionsSql = (userId: string, upTo: number) =>
+  sql`select count(*)::int as n
+      from (select 1 from credit_transactions where user_id = ${userId} limit ${upTo}) t`;
+
+/** How many ledger rows the user has, counting no further than `upTo`. */
+export async function countTransactions(db: DbOrTx, userId: string, upTo: number): Promise<number> {
+  const rows = await queryRows<{ n: number }>(db, countTransactionsSql(userId, upTo));
   return rows[0]?.n ?? 0;
 }
 

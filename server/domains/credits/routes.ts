@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { currentUser } from '../../core/auth.ts';
-import { forbidden } from '../../core/errors.ts';
+import { badRequest, forbidden } from '../../core/errors.ts';
 import { ErrorResponse } from '../../contracts/common.ts';
 import {
   BalanceResponse,
@@ -15,6 +15,9 @@ import {
 } from '../../contracts/credits.ts';
 import { toPublicUser } from '../accounts/service.ts';
 import { toApiTransaction, type CreditsService } from './service.ts';
+
+const CURSOR_WITH_OFFSET =
+  'Send either cursor or offset, not both: cursor already says where the page starts.';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 
@@ -60,9 +63,14 @@ export async function creditsRoutes(fastify: FastifyInstance, opts: { credits: C
       if (userId !== currentUser(request).id && !request.session?.isAdmin) {
         throw forbidden('You can only read your own credit history.', 'NOT_YOUR_LEDGER');
       }
-      const { limit, offset } = request.query;
-      const page = await credits.latestTransactions(userId, limit, offset);
-      return { success: true as const, data: { ...page, limit, offset } };
+      const { limit, offset, cursor } = request.query;
+      if (cursor === undefined) {
+        const page = await credits.latestTransactions(userId, limit, offset);
+        return { success: true as const, data: { ...page, limit, offset } };
+      }
+      if (offset > 0) throw badRequest(CURSOR_WITH_OFFSET, 'CURSOR_WITH_OFFSET');
+      const page = await credits.transactionsAfter(userId, cursor, limit);
+      return { success: true as const, data: { ...page, limit } };
     },
   );
 

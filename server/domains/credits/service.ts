@@ -7,6 +7,13 @@
 import { afterCommit } from '../../core/after-commit.ts';
 import type { Db, DbOrTx } from '../../core/db.ts';
 import type { UserCache } from '../../core/user-cache.ts';
+import {
+  assertShallowOffset,
+  boundedTotal,
+  decodeCursor,
+  keysetPage,
+  totalCountLimit,
+} from '../../core/cursor.ts';
 import { AppError, conflict, notFound } from '../../core/errors.ts';
 import type { CreditTransactionRow } from '../../db/schema.ts';
 import type { CreditTransaction } from '../../contracts/credits.ts';
@@ -69,6 +76,26 @@ export function toApiTransaction(row: CreditTransactionRow): CreditTransaction {
     source_id: row.sourceId,
     description: row.description,
     created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** A page of a user's ledger, newest first, and where the next one starts. */
+export interface LedgerPage {
+  transactions: CreditTransaction[];
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+/** An offset page also says how many rows there are (see boundedTotal in core/cursor.ts). */
+export type LedgerOffsetPage = LedgerPage & { total: number; total_exact: boolean };
+
+/** Rows fetched with `limit + 1` as a page: the extra row only says there is more. */
+function ledgerPage(rows: repo.PagedTransactionRow[], limit: number): LedgerPage {
+  const page = keysetPage(rows, limit, (row) => ({ ts: row.sortTs, id: row.id }));
+  return {
+    transactions: page.rows.map(toApiTransaction),
+    next_cursor: page.next_cursor,
+    has_more: page.has_more,
   };
 }
 
@@ -219,7 +246,7 @@ export async function takeBackCredits(
  */
 export function createCreditsService(db: Db, cache?: Pick<UserCache<unknown>, 'perUser'>) {
   const newest = async (userId: string, limit: number) =>
-    (await repo.listTransactions(db, userId, limit, 0)).map(toApiTransaction);
+    (await repo.listTransactions(db, userId, limit)).map(toApiTransaction);
   return {
     /** Applies one change in its own transaction. */
     apply(change: CreditChange): Promise<AppliedChange> {
@@ -247,12 +274,24 @@ export function createCreditsService(db: Db, cache?: Pick<UserCache<unknown>, 'p
       return cache.perUser(`ledger:${limit}`, userId, () => newest(userId, limit));
     },
 
-    async latestTransactions(userId: string, limit = 10, offset = 0) {
-      const [rows, total] = await Promise.all([
-        repo.listTransactions(db, userId, limit, offset),
-        repo.countTransactions(db, userId),
+    /**
+     * A shallow page of the ledger by offset (the pager's pages), with a bounded total: offsets
+     * past MAX_OFFSET are refused with a pointer to `cursor`, since each skips rows one by one.
+     */
+    async latestTransactions(userId: string, limit = 10, offset = 0): Promise<LedgerOffsetPage> {
+      assertShallowOffset(offset);
+      const [rows, counted] = await Promise.all([
+        repo.listTransactions(db, userId, limit + 1, { offset }),
+        repo.countTransactions(db, userId, totalCountLimit(limit)),
       ]);
-      return { transactions: rows.map(toApiTransaction), total };
+      const page = ledgerPage(rows, limit);
+      return { ...page, ...boundedTotal(counted, limit) };
+    },
+
+    /** The page after a `next_cursor`, in constant time however deep (no total: see has_more). */
+    async transactionsAfter(userId: string, cursor: string, limit = 10): Promise<LedgerPage> {
+      const after = decodeCursor(cursor);
+      return ledgerPage(await repo.listTransactions(db, userId, limit + 1, { after }), limit);
     },
 
     /** Whether the ledger sum equals the stored balance (the invariant). */

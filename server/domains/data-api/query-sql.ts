@@ -5,6 +5,7 @@
  * cast chosen by column type.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { cursorTimestampSql, type CursorKey } from '../../core/cursor.ts';
 import {
   columnSpec,
   type ColumnSpec,
@@ -105,12 +106,38 @@ export function projectionSql(policy: TablePolicy, columns: readonly string[]): 
   );
 }
 
-export function orderSql(column: string, ascending: boolean): SQL {
+/**
+ * ORDER BY the table's own columns, qualified: an unqualified name would resolve to the select
+ * list's `to_char(…) as created_at` text (every row formatted, then sorted by millisecond text,
+ * no index). `id` breaks ties so pages are stable.
+ */
+export function orderSql(table: string, column: string, ascending: boolean): SQL {
   const dir = sql.raw(ascending ? 'asc' : 'desc');
+  const col = (name: string) => sql`${ident(table)}.${ident(name)}`;
   return column === 'id'
-    ? sql`${ident(column)} ${dir}`
-    : sql`${ident(column)} ${dir}, ${ident('id')} ${dir}`;
+    ? sql`${col(column)} ${dir}`
+    : sql`${col(column)} ${dir}, ${col('id')} ${dir}`;
 }
+
+/**
+ * The rows after a cursor's key in (column, id) order: a strict row comparison, so rows sharing
+ * a timestamp are split by id and none is skipped or repeated; an index on (…, column, id)
+ * starts its scan there.
+ */
+export function keysetSql(table: string, column: string, ascending: boolean, key: CursorKey): SQL {
+  const op = sql.raw(ascending ? '>' : '<');
+  return sql`(${ident(table)}.${ident(column)}, ${ident(table)}.${ident('id')}) ${op} (${key.ts}::timestamptz, ${key.id}::uuid)`;
+}
+
+/** The sort key of each row as cursor text (hidden columns the service strips). */
+export function cursorKeySql(table: string, column: string): SQL {
+  const col = sql`${ident(table)}.${ident(column)}`;
+  return sql`${cursorTimestampSql(col)} as ${ident(CURSOR_TS)}, ${ident(table)}.${ident('id')}::text as ${ident(CURSOR_ID)}`;
+}
+
+/** Names of the hidden sort-key columns; no policy column starts with `__`. */
+export const CURSOR_TS = '__cursor_ts';
+export const CURSOR_ID = '__cursor_id';
 
 /** A SET list for a write; values were checked by the policy's input schema. */
 export function assignmentsSql(policy: TablePolicy, data: Record<string, unknown>): SQL {

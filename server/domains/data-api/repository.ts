@@ -2,12 +2,23 @@
  * SQL of the data API. Every statement is built from policy identifiers and bind parameters
  * (query-sql.ts); every function takes `db | tx` first.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import type { CursorKey } from '../../core/cursor.ts';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
 import type { DataRow } from '../../contracts/data-api.ts';
 import type { RowScope, TablePolicy } from './policies.ts';
 import type { Condition } from './query.ts';
-import { assignmentsSql, orderSql, projectionSql, tableSql, whereSql } from './query-sql.ts';
+import {
+  assignmentsSql,
+  CURSOR_ID,
+  CURSOR_TS,
+  cursorKeySql,
+  keysetSql,
+  orderSql,
+  projectionSql,
+  tableSql,
+  whereSql,
+} from './query-sql.ts';
 
 /** The rows an operation may touch: the policy's row filter ANDed with the caller's where. */
 export interface Scope {
@@ -20,31 +31,55 @@ export interface Scope {
 
 const filterOf = (s: Scope) => whereSql(s.policy, s.rows, s.userId, s.conditions);
 
+export interface SelectPage {
+  columns: readonly string[];
+  orderBy: string;
+  ascending: boolean;
+  limit: number;
+  offset: number;
+  /** Start after this row of the same order (a cursor's key); only for a timestamp order. */
+  after?: CursorKey;
+  /** Also read each row's sort key, for the next page's cursor. */
+  withKeys: boolean;
+}
+
+/** The SELECT of a page, ordered by the table's real column (an index on it serves the order). */
+export function selectRowsSql(scope: Scope, page: SelectPage): SQL {
+  const { table } = scope;
+  const keyColumns = page.withKeys ? sql`, ${cursorKeySql(table, page.orderBy)}` : sql``;
+  const after = page.after
+    ? sql` and ${keysetSql(table, page.orderBy, page.ascending, page.after)}`
+    : sql``;
+  return sql`select ${projectionSql(scope.policy, page.columns)}${keyColumns}
+      from ${tableSql(table)}
+      where ${filterOf(scope)}${after}
+      order by ${orderSql(table, page.orderBy, page.ascending)}
+      limit ${page.limit} offset ${page.offset}`;
+}
+
+/** A page of rows; `keys[i]` is the sort key of `rows[i]` (when asked `withKeys`). */
 export async function selectRows(
   db: DbOrTx,
   scope: Scope,
-  page: {
-    columns: readonly string[];
-    orderBy: string;
-    ascending: boolean;
-    limit: number;
-    offset: number;
-  },
-): Promise<DataRow[]> {
-  return queryRows<DataRow>(
-    db,
-    sql`select ${projectionSql(scope.policy, page.columns)} from ${tableSql(scope.table)}
-        where ${filterOf(scope)}
-        order by ${orderSql(page.orderBy, page.ascending)}
-        limit ${page.limit} offset ${page.offset}`,
-  );
+  page: SelectPage,
+): Promise<{ rows: DataRow[]; keys: CursorKey[] }> {
+  const found = await queryRows<DataRow>(db, selectRowsSql(scope, page));
+  const keys: CursorKey[] = [];
+  const rows = found.map(({ [CURSOR_TS]: ts, [CURSOR_ID]: id, ...row }) => {
+    if (page.withKeys) keys.push({ ts: String(ts), id: String(id) });
+    return row;
+  });
+  return { rows, keys };
 }
 
-export async function countRows(db: DbOrTx, scope: Scope): Promise<number> {
-  const rows = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from ${tableSql(scope.table)} where ${filterOf(scope)}`,
-  );
+/** Counts the rows in scope, no further than `upTo` (never a scan of a large set). */
+export const countRowsSql = (scope: Scope, upTo: number): SQL =>
+  sql`select count(*)::int as n
+      from (select 1 from ${tableSql(scope.table)} where ${filterOf(scope)} limit ${upTo}) t`;
+
+/** How many rows are in scope, counting no further than `upTo`. */
+export async function countRows(db: DbOrTx, scope: Scope, upTo: number): Promise<number> {
+  const rows = await queryRows<{ n: number }>(db, countRowsSql(scope, upTo));
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -53,7 +88,7 @@ export async function matchingIds(db: DbOrTx, scope: Scope, limit: number): Prom
   const rows = await queryRows<{ id: string }>(
     db,
     sql`select ${sql.identifier('id')} as id from ${tableSql(scope.table)}
-        where ${filterOf(scope)} order by ${orderSql('id', true)} limit ${limit}`,
+        where ${filterOf(scope)} order by ${orderSql(scope.table, 'id', true)} limit ${limit}`,
   );
   return rows.map((r) => r.id);
 }
@@ -72,7 +107,7 @@ export async function selectByIds(
           ids.map((id) => sql`${id}::uuid`),
           sql`, `,
         )})
-        order by ${orderSql(scope.policy.defaultOrder, false)}`,
+        order by ${orderSql(scope.table, scope.policy.defaultOrder, false)}`,
   );
 }
 

@@ -40,7 +40,8 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
       config: { access: 'public' },
       schema: {
         tags,
-        summary: 'Read rows you may see (columns, where, orderBy, ascending, offset, limit)',
+        summary:
+          'Read rows you may see (columns, where, orderBy, ascending, offset, limit, cursor)',
         description: rules,
         params: DataTableParams,
         querystring: DataSelectQuery,
@@ -48,12 +49,12 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
       },
     },
     async (request) => {
-      const { rows, count } = await dataApi.select(
+      const { rows, ...paging } = await dataApi.select(
         callerOf(request),
         request.params.table,
         request.query,
       );
-      return { success: true as const, data: rows, count };
+      return { success: true as const, data: rows, ...paging };
     },
   );
 

@@ -5,6 +5,13 @@
  * content, unique and stable slugs, published_at, cache invalidation, rebuild on publish).
  */
 import type { Db } from '../../core/db.ts';
+import {
+  assertShallowOffset,
+  boundedTotal,
+  decodeCursor,
+  encodeCursor,
+  totalCountLimit,
+} from '../../core/cursor.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { PostInput } from '../../contracts/blog.ts';
@@ -14,6 +21,7 @@ import type { BlogService } from '../blog/service.ts';
 import { checkInput } from './input.ts';
 import {
   accessFor,
+  columnSpec,
   exposedTables,
   policyFor,
   signedInRoleMayDo,
@@ -124,6 +132,32 @@ function postInputFrom(current: Awaited<ReturnType<BlogService['adminGet']>>): P
   };
 }
 
+/**
+ * Where a select starts: after the `cursor` (only in the default order, and not with an offset),
+ * or at a shallow offset; a deep one is refused with the way forward.
+ */
+function pageStart(policy: TablePolicy, query: DataSelectQuery, keyed: boolean) {
+  const byTime = `Cursor pages follow ${policy.defaultOrder} order: leave orderBy out (or set it to ${policy.defaultOrder}).`;
+  if (query.cursor === undefined) {
+    assertShallowOffset(query.offset, keyed ? '' : byTime);
+    return undefined;
+  }
+  if (!keyed) throw badRequest(byTime, 'CURSOR_ORDER');
+  if (query.offset > 0) {
+    throw badRequest(
+      'Send either cursor or offset, not both: cursor already says where the page starts.',
+      'CURSOR_WITH_OFFSET',
+    );
+  }
+  return decodeCursor(query.cursor);
+}
+
+/** `count` of an offset page: exact up to the rows offsets reach, else that bound. */
+function countOf(counted: number, limit: number) {
+  const { total, total_exact } = boundedTotal(counted, limit);
+  return { count: total, count_exact: total_exact };
+}
+
 export function createDataApiService(deps: { db: Db; blog: BlogService }) {
   const { db, blog } = deps;
   const rpc = createRpcFunctions(deps);
@@ -141,7 +175,11 @@ export function createDataApiService(deps: { db: Db; blog: BlogService }) {
   }
 
   return {
-    /** GET /api/db/{table}: a page of rows the caller may see, and how many match in all. */
+    /**
+     * GET /api/db/{table}: a page of rows the caller may see, `has_more`, and where the next page
+     * starts. An offset page also counts the matches (up to the rows offsets reach; see
+     * boundedTotal); a cursor page, in the default time order only, starts after the last row.
+     */
     async select(caller: DataApiCaller, table: string, query: DataSelectQuery) {
       const policy = tablePolicy(table);
       const access = allow(policy, 'select', caller);
@@ -150,18 +188,28 @@ export function createDataApiService(deps: { db: Db; blog: BlogService }) {
       const orderBy = parseOrderBy(query.orderBy, policy, access.columns);
       // Without orderBy the default is newest first; with it, ascending unless asked otherwise.
       const ascending = query.ascending ?? !!query.orderBy;
+      // Cursors follow the default order only: a timestamp set on insert (never null) plus id.
+      const keyed =
+        orderBy === policy.defaultOrder && columnSpec(policy, orderBy).type === 'timestamp';
+      const after = pageStart(policy, query, keyed);
       const scope = scopeOf(table, policy, access.rows, caller, conditions);
-      const [rows, count] = await Promise.all([
+      const { limit, offset } = query;
+      const [found, counted] = await Promise.all([
         repo.selectRows(db, scope, {
-          columns,
-          orderBy,
-          ascending,
-          limit: query.limit,
-          offset: query.offset,
+          ...{ columns, orderBy, ascending, offset, after },
+          limit: limit + 1,
+          withKeys: keyed,
         }),
-        repo.countRows(db, scope),
+        after ? null : repo.countRows(db, scope, totalCountLimit(limit)),
       ]);
-      return { rows, count };
+      const has_more = found.rows.length > limit;
+      const last = has_more && keyed ? found.keys[limit - 1] : undefined;
+      return {
+        rows: found.rows.slice(0, limit),
+        ...(counted === null ? {} : countOf(counted, limit)),
+        ...(keyed ? { next_cursor: last ? encodeCursor(last) : null } : {}),
+        has_more,
+      };
     },
 
     /** POST /api/db/{table}: the body is the new row. Only posts accept new rows today. */

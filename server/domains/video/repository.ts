@@ -1,5 +1,6 @@
 /** SQL for video tasks and the queue. Every function takes `db | tx` first. */
-import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle-orm';
+import { cursorTimestampSql, keysetBefore, type CursorKey } from '../../core/cursor.ts';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
 import { videoTasks, type RouteAttempt, type VideoTaskRow } from '../../db/schema.ts';
 
@@ -30,27 +31,67 @@ export async function findTask(db: DbOrTx, id: string): Promise<VideoTaskRow | n
   return row ?? null;
 }
 
-/** A page of the user's completed videos, newest first, and their total. */
-export async function completedPage(db: DbOrTx, userId: string, limit: number, offset: number) {
-  const where = and(
+/**
+ * A user's history: completed videos with a result. The same predicate as the partial index
+ * video_tasks_history_idx (user_id, completed_at, id), so every history query reads only it.
+ * completed_at is set in the same update that completes a task; a row without one would have no
+ * place in the keyset order, so it is left out rather than paged unreliably.
+ */
+const inHistory = (userId: string) =>
+  and(
     eq(videoTasks.userId, userId),
     eq(videoTasks.status, 'completed'),
     isNotNull(videoTasks.resultUrl),
+    isNotNull(videoTasks.completedAt),
   );
-  const [rows, count] = await Promise.all([
-    db
-      .select()
-      .from(videoTasks)
-      .where(where)
-      .orderBy(desc(videoTasks.completedAt), desc(videoTasks.id))
-      .limit(limit)
-      .offset(offset),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(videoTasks)
-      .where(where),
-  ]);
-  return { rows, total: count[0]?.n ?? 0 };
+
+/** A history row with its sort key as text (microseconds, for the next page's cursor). */
+export type HistoryRow = VideoTaskRow & { sortTs: string };
+
+/**
+ * `limit` of the user's completed videos, newest first by (completed_at, id): after `after` (a
+ * cursor's key; constant time) or from `offset` (shallow pages). A backward range scan of
+ * video_tasks_history_idx, no sort.
+ */
+export function completedPageQuery(
+  db: DbOrTx,
+  userId: string,
+  limit: number,
+  from: { offset?: number; after?: CursorKey } = {},
+) {
+  const t = videoTasks;
+  return db
+    .select({ ...getTableColumns(t), sortTs: cursorTimestampSql(t.completedAt) })
+    .from(t)
+    .where(and(inHistory(userId), from.after && keysetBefore(t.completedAt, t.id, from.after)))
+    .orderBy(desc(t.completedAt), desc(t.id))
+    .limit(limit)
+    .offset(from.offset ?? 0);
+}
+
+export async function completedPage(
+  db: DbOrTx,
+  userId: string,
+  limit: number,
+  from: { offset?: number; after?: CursorKey } = {},
+): Promise<HistoryRow[]> {
+  return completedPageQuery(db, userId, limit, from);
+}
+
+/** Counts the user's completed videos, no further than `upTo` (the history index only). */
+export function countCompletedQuery(db: DbOrTx, userId: string, upTo: number) {
+  const inner = db
+    .select({ one: sql`1` })
+    .from(videoTasks)
+    .where(inHistory(userId))
+    .limit(upTo);
+  return db.select({ n: sql<number>`count(*)::int` }).from(inner.as('t'));
+}
+
+/** How many completed videos the user has, counting no further than `upTo`. */
+export async function countCompleted(db: DbOrTx, userId: string, upTo: number): Promise<number> {
+  const [row] = await countCompletedQuery(db, userId, upTo);
+  return row?.n ?? 0;
 }
 
 /**

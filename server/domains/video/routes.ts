@@ -130,12 +130,19 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
       },
     },
     async (request) => {
-      const { page, limit } = request.query;
-      return {
-        success: true as const,
-        data: await video.history(currentUser(request).id, page, limit),
-        message: 'OK',
-      };
+      const { page, limit, cursor } = request.query;
+      const userId = currentUser(request).id;
+      if (cursor !== undefined && page > 1) {
+        throw badRequest(
+          'Send either cursor or page, not both: cursor already says where the page starts.',
+          'CURSOR_WITH_PAGE',
+        );
+      }
+      const data =
+        cursor === undefined
+          ? await video.history(userId, page, limit)
+          : await video.historyAfter(userId, cursor, limit);
+      return { success: true as const, data, message: 'OK' };
     },
   );
 }

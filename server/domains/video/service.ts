@@ -4,6 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTx } from '../../core/db.ts';
+import {
+  assertShallowOffset,
+  boundedTotal,
+  decodeCursor,
+  keysetPage,
+  MAX_OFFSET,
+  totalCountLimit,
+} from '../../core/cursor.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
 import { checkImage, reencodeImage } from '../../core/images.ts';
 import type { UserRow, VideoTaskRow } from '../../db/schema.ts';
@@ -227,16 +235,44 @@ export function createVideoService(deps: {
       return status;
     },
 
+    /**
+     * A numbered page of the user's completed videos (spec 7), with a bounded total: a page past
+     * the first MAX_OFFSET videos is refused with a pointer to `cursor` (OFFSET skips rows one
+     * by one), and `pages` counts only the pages an offset reaches.
+     */
     async history(userId: string, page: number, limit: number) {
-      const { rows, total } = await repo.completedPage(db, userId, limit, (page - 1) * limit);
-      return {
-        items: rows.map(toHistoryItem),
-        total,
-        page,
-        pages: Math.max(1, Math.ceil(total / limit)),
-        limit,
-      };
+      const offset = (page - 1) * limit;
+      assertShallowOffset(offset);
+      const [rows, counted] = await Promise.all([
+        repo.completedPage(db, userId, limit + 1, { offset }),
+        repo.countCompleted(db, userId, totalCountLimit(limit)),
+      ]);
+      const { total, total_exact } = boundedTotal(counted, limit);
+      const pages = Math.min(Math.max(1, Math.ceil(total / limit)), lastNumberedPage(limit));
+      return { ...historyPage(rows, limit), total, total_exact, page, pages, limit };
     },
+
+    /** The page after a `next_cursor`: constant time however deep (no total; see has_more). */
+    async historyAfter(userId: string, cursor: string, limit: number) {
+      const after = decodeCursor(cursor);
+      const rows = await repo.completedPage(db, userId, limit + 1, { after });
+      return { ...historyPage(rows, limit), limit };
+    },
+  };
+}
+
+/** The last page number whose offset is still served by `page` (later ones use `cursor`). */
+export function lastNumberedPage(limit: number): number {
+  return Math.floor(MAX_OFFSET / limit) + 1;
+}
+
+/** Rows fetched with `limit + 1` as history items and where the next page starts. */
+function historyPage(rows: repo.HistoryRow[], limit: number) {
+  const page = keysetPage(rows, limit, (row) => ({ ts: row.sortTs, id: row.id }));
+  return {
+    items: page.rows.map(toHistoryItem),
+    next_cursor: page.next_cursor,
+    has_more: page.has_more,
   };
 }
 

@@ -14,24 +14,80 @@ export function pageWindow(page: number, pages: number, size = PAGER_WINDOW): nu
   return Array.from({ length: count }, (_, index) => start + index);
 }
 
+/** A link to the videos after the last numbered page (`?cursor=…`): where "Next" goes there. */
+export interface OlderLink {
+  href: string;
+  onSelect: () => void;
+}
+
 interface PagerProps {
   page: number;
   pages: number;
   /** href of a page, e.g. `?page=3`. */
   hrefFor: (page: number) => string;
   onSelect: (page: number) => void;
+  /** On the last numbered page of a longer history: the page after it, by cursor. */
+  older?: OlderLink | null;
 }
 
-export default function Pager({ page, pages, hrefFor, onSelect }: PagerProps) {
-  if (pages <= 1) return null;
+/** Plain links (open in a new tab works); a normal click stays on the page. */
+const followWith = (go: () => void) => (event: MouseEvent<HTMLAnchorElement>) => {
+  if (event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  go();
+};
 
-  // Plain links (open in a new tab works); a normal click stays on the page.
-  const follow = (target: number) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.defaultPrevented || event.button !== 0) return;
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    onSelect(target);
-  };
+function NextLink({ href, onClick }: { href: string; onClick: ReturnType<typeof followWith> }) {
+  return (
+    <a className="pager__link pager__step" href={href} onClick={onClick}>
+      <span>Next</span>
+      <Icon icon={icons.chevronRight} />
+    </a>
+  );
+}
+
+const DisabledNext = () => (
+  <span className="pager__link pager__step is-disabled" aria-disabled="true">
+    <span>Next</span>
+    <Icon icon={icons.chevronRight} />
+  </span>
+);
+
+/**
+ * The pager past the numbered pages (a page reached by cursor has no number): back to the
+ * newest videos, or on to older ones.
+ */
+export function CursorPager({ first, older }: { first: OlderLink; older: OlderLink | null }) {
+  return (
+    <nav className="pager" aria-label="History pages">
+      <ul className="pager__list" role="list">
+        <li>
+          <a
+            className="pager__link pager__step"
+            href={first.href}
+            onClick={followWith(first.onSelect)}
+          >
+            <Icon icon={icons.chevronLeft} />
+            <span>Newest</span>
+          </a>
+        </li>
+        <li>
+          {older ? (
+            <NextLink href={older.href} onClick={followWith(older.onSelect)} />
+          ) : (
+            <DisabledNext />
+          )}
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+export default function Pager({ page, pages, hrefFor, onSelect, older = null }: PagerProps) {
+  if (pages <= 1 && !older) return null;
+
+  const follow = (target: number) => followWith(() => onSelect(target));
 
   const previous = page > 1 ? page - 1 : null;
   const next = page < pages ? page + 1 : null;
@@ -71,15 +127,11 @@ export default function Pager({ page, pages, hrefFor, onSelect }: PagerProps) {
         ))}
         <li>
           {next ? (
-            <a className="pager__link pager__step" href={hrefFor(next)} onClick={follow(next)}>
-              <span>Next</span>
-              <Icon icon={icons.chevronRight} />
-            </a>
+            <NextLink href={hrefFor(next)} onClick={follow(next)} />
+          ) : older ? (
+            <NextLink href={older.href} onClick={followWith(older.onSelect)} />
           ) : (
-            <span className="pager__link pager__step is-disabled" aria-disabled="true">
-              <span>Next</span>
-              <Icon icon={icons.chevronRight} />
-            </span>
+            <DisabledNext />
           )}
         </li>
       </ul>

@@ -47,3 +47,8 @@ export async function getTaskStatus(taskId: string, user: PublicUser): Promise<T
 export async function getHistory(page: number, limit: number): Promise<HistoryResponse> {
   return api.get('/api/video/history', { searchParams: { page, limit } }).json<HistoryResponse>();
 }
+
+/** The page after a previous page's `next_cursor` (past the numbered pages). */
+export async function getHistoryAfter(cursor: string, limit: number): Promise<HistoryResponse> {
+  return api.get('/api/video/history', { searchParams: { cursor, limit } }).json<HistoryResponse>();
+}
