@@ -23,6 +23,7 @@ import { ADJUST_REASON_MAX, ADJUST_REASON_MIN, CREDIT_ADJUST_LIMIT } from '../sh
 import { createAdminMutations } from '../server/domains/admin/mutations.ts';
 import { createCreditsService } from '../server/domains/credits/service.ts';
 import * as repo from '../server/domains/admin/repository.ts';
+import * as lists from '../server/domains/admin/list-repository.ts';
 import path from 'node:path';
 
 const USAGE = `Usage: npm run admin -- <command>
@@ -129,7 +130,8 @@ function databaseBackend(database: Database, release: () => Promise<void>): Back
     adjustCredits: (userId, amount, reason) =>
       admin.adjustCredits(actor, { userId, amount, reason }),
     setBlogAccess: (userId, canManageBlog) => admin.setBlogAccess(actor, { userId, canManageBlog }),
-    listActions: async (limit) => (await repo.listActions(database.db, limit, 0)).actions,
+    listActions: async (limit) =>
+      (await lists.listActions(database.db, { limit, offset: 0, after: null })).actions,
     async close() {
       await database.close();
       await release();

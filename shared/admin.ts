@@ -25,6 +25,12 @@ export const ADMIN_TOKEN_STORAGE_KEY = 'adminToken';
 /** Rows a page of an admin list shows, and the most the server sends at once. */
 export const ADMIN_PAGE_SIZE = 20;
 export const ADMIN_PAGE_MAX = 100;
+/**
+ * The user search needs this many characters: it is a trigram index search (pg_trgm), and a
+ * shorter text has no trigram, so it would read every user.
+ */
+export const USER_SEARCH_MIN_LENGTH = 3;
+export const USER_SEARCH_TOO_SHORT = `Type at least ${USER_SEARCH_MIN_LENGTH} characters of the email to search.`;
 
 /** An adjustment adds or takes away at most this many credits at once. */
 export const CREDIT_ADJUST_LIMIT = 1_000_000;

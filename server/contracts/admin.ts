@@ -6,14 +6,7 @@
  * token in `sessionStorage['adminToken']`, apart from the user's `authToken`.
  */
 import { Type, type Static } from 'typebox';
-import {
-  ADJUST_REASON_MAX,
-  ADJUST_REASON_MIN,
-  ADMIN_PAGE_MAX,
-  ADMIN_PAGE_SIZE,
-  CREDIT_ADJUST_LIMIT,
-} from '../../shared/admin.ts';
-import { EMAIL_MAX_LENGTH } from '../../shared/auth.ts';
+import { ADJUST_REASON_MAX, ADJUST_REASON_MIN, CREDIT_ADJUST_LIMIT } from '../../shared/admin.ts';
 import { BILLING_CYCLES } from '../../shared/billing.ts';
 import { LiteralUnion, Nullable, Ok } from './common.ts';
 import { CreditTransaction } from './credits.ts';
@@ -187,28 +180,7 @@ export const TaskCounts = Type.Object({
 });
 export type TaskCounts = Static<typeof TaskCounts>;
 
-// ─── Queries and params ────────────────────────────────────────────────────
-
-const Offset = Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 });
-const Limit = Type.Integer({ minimum: 1, maximum: ADMIN_PAGE_MAX, default: ADMIN_PAGE_SIZE });
-
-export const PageQuery = Type.Object(
-  { offset: Offset, limit: Limit },
-  { additionalProperties: false },
-);
-export type PageQuery = Static<typeof PageQuery>;
-
-export const UsersQuery = Type.Object(
-  { q: Type.Optional(Type.String({ maxLength: EMAIL_MAX_LENGTH })), offset: Offset, limit: Limit },
-  { additionalProperties: false },
-);
-export type UsersQuery = Static<typeof UsersQuery>;
-
-export const TasksQuery = Type.Object(
-  { status: Type.Optional(AdminTaskStatus), offset: Offset, limit: Limit },
-  { additionalProperties: false },
-);
-export type TasksQuery = Static<typeof TasksQuery>;
+// ─── Queries and params (the lists' are in admin-lists.ts) ─────────────────
 
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 export type IdParams = Static<typeof IdParams>;
@@ -216,6 +188,16 @@ export type IdParams = Static<typeof IdParams>;
 export const StatusQuery = Type.Object({
   password: Type.Optional(Type.String({ maxLength: 200 })),
 });
+
+export const OverviewQuery = Type.Object(
+  {
+    fresh: Type.Optional(
+      Type.Boolean({ description: 'true: count now instead of the counts cached for 30 s.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type OverviewQuery = Static<typeof OverviewQuery>;
 
 // ─── Responses ─────────────────────────────────────────────────────────────
 
@@ -253,16 +235,13 @@ export const OverviewResponse = Ok(
       revenueCents: Type.Record(Type.String(), Type.Integer()),
     }),
     webhooksLast24h: Type.Integer(),
+    /** When the counts above were taken: they are cached for 30 s (`fresh=true` counts now). */
+    countedAt: Type.String(),
     build: AdminSiteBuild,
     videoProviders: Type.Array(AdminVideoProvider),
   }),
 );
 export type OverviewResponse = Static<typeof OverviewResponse>;
-
-export const UsersResponse = Ok(
-  Type.Object({ users: Type.Array(AdminUser), total: Type.Integer() }),
-);
-export type UsersResponse = Static<typeof UsersResponse>;
 
 export const UserDetailResponse = Ok(
   Type.Object({
@@ -273,31 +252,6 @@ export const UserDetailResponse = Ok(
   }),
 );
 export type UserDetailResponse = Static<typeof UserDetailResponse>;
-
-export const UserTransactionsResponse = Ok(
-  Type.Object({ transactions: Type.Array(AdminTransaction), total: Type.Integer() }),
-);
-export type UserTransactionsResponse = Static<typeof UserTransactionsResponse>;
-
-export const TasksResponse = Ok(
-  Type.Object({ tasks: Type.Array(AdminTask), total: Type.Integer() }),
-);
-export type TasksResponse = Static<typeof TasksResponse>;
-
-export const PaymentsResponse = Ok(
-  Type.Object({ payments: Type.Array(AdminPayment), total: Type.Integer() }),
-);
-export type PaymentsResponse = Static<typeof PaymentsResponse>;
-
-export const WebhooksResponse = Ok(
-  Type.Object({ events: Type.Array(AdminWebhookEvent), total: Type.Integer() }),
-);
-export type WebhooksResponse = Static<typeof WebhooksResponse>;
-
-export const ActionsResponse = Ok(
-  Type.Object({ actions: Type.Array(AdminAction), total: Type.Integer() }),
-);
-export type ActionsResponse = Static<typeof ActionsResponse>;
 
 // ─── Mutations ─────────────────────────────────────────────────────────────
 

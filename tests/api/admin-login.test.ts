@@ -161,7 +161,7 @@ describe.each(databaseKinds)('admin sign-in on %s', (kind) => {
   it('does not list the admin row among customers', async () => {
     const token = (await login(TEST_ADMIN, '10.9.0.1')).json().data.token;
     const users = await t.app.inject({ url: '/api/admin/users?q=ops', headers: bearer(token) });
-    expect(users.json().data).toEqual({ users: [], total: 0 });
+    expect(users.json().data).toMatchObject({ users: [], total: 0, has_more: false });
   });
 
   it('cannot be reached through the customer sign-in forms', async () => {

@@ -14,7 +14,7 @@
  *
  * Every day of the range is in the answer (generate_series), zero or null when nothing happened.
  * Both scans are bounded by created_at so an index serves them (credit_transactions_created_idx,
- * video_tasks_created_idx); a task finishes within its deadline (at most 24 hours, plus the
+ * video_tasks_created_id_idx); a task finishes within its deadline (at most 24 hours, plus the
  * overdue sweep's slack), so tasks created from two days before the range are enough. Answers
  * are cached in-process for a minute: the overview loads them on every visit.
  */

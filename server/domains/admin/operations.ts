@@ -26,6 +26,7 @@ import type {
 import { checkStripeAccount } from '../billing/providers/stripe.ts';
 import type { Publisher } from '../site-build/publisher.ts';
 import { currentReleaseId, readManifest, siteDirs } from '../site-build/release.ts';
+import { OVERVIEW_TTL_MS } from './overview.ts';
 import * as repo from './repository.ts';
 
 /** The longest any one network check may take. */
@@ -159,9 +160,25 @@ export function createOperations(deps: {
     return `outbox ${outbox} is writable (local mode)`;
   }
 
+  let providers: { expiresAt: number; answer: ReturnType<typeof providerOverview> } | null = null;
   return {
     build: () => siteBuildStatus(publisher, config.dataDir),
-    videoProviders: () => providerOverview(database.db, config.video.routes),
+    /**
+     * The providers' card: its last-24-hours figures aggregate that day's tasks, so it is read
+     * at most every OVERVIEW_TTL_MS like the overview's counts; `fresh` (Refresh) reads now.
+     */
+    videoProviders(fresh = false) {
+      const at = Date.now();
+      if (!providers || fresh || providers.expiresAt <= at) {
+        const answer = providerOverview(database.db, config.video.routes);
+        const entry = { expiresAt: at + OVERVIEW_TTL_MS, answer };
+        providers = entry;
+        answer.catch(() => {
+          if (providers === entry) providers = null;
+        });
+      }
+      return providers.answer;
+    },
 
     async status(): Promise<Status> {
       const started = performance.now();

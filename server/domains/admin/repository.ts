@@ -1,26 +1,23 @@
 /**
- * SQL for the admin API: the operator's read-only views (users, tasks, payments, webhooks) and
- * the audit trail. A user's ledger comes from the credits service, the sign-in lockout's SQL is
- * in lockout-repository.ts. Every function takes `db | tx` first and returns rows already shaped
- * as the admin contract's objects.
+ * SQL for the admin API: the operator's records (a user, a task, a subscription), the overview's
+ * counts and the audit trail's writes. The lists are in list-repository.ts, a user's ledger comes
+ * from the credits service, the sign-in lockout's SQL is in lockout-repository.ts. Every function
+ * takes `db | tx` first and returns rows already shaped as the admin contract's objects.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
 import { adminActions } from '../../db/schema.ts';
 import type {
-  AdminAction,
-  AdminPayment,
   AdminRouteAttempt,
   AdminSubscription,
   AdminTask,
   AdminTaskStatus,
   AdminUser,
-  AdminWebhookEvent,
   TaskCounts,
 } from '../../contracts/admin.ts';
 
 /** Both drivers return timestamps as Date; strings are accepted too, to be safe. */
-const iso = (value: Date | string): string => new Date(value).toISOString();
+export const iso = (value: Date | string): string => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null): string | null => (value ? iso(value) : null);
 
 async function count(db: DbOrTx, query: SQL): Promise<number> {
@@ -30,7 +27,7 @@ async function count(db: DbOrTx, query: SQL): Promise<number> {
 
 // ─── Users ─────────────────────────────────────────────────────────────────
 
-interface UserSqlRow {
+export interface UserSqlRow {
   id: string;
   email: string;
   name: string | null;
@@ -42,7 +39,7 @@ interface UserSqlRow {
   created_at: Date;
 }
 
-const toAdminUser = (row: UserSqlRow): AdminUser => ({
+export const toAdminUser = (row: UserSqlRow): AdminUser => ({
   id: row.id,
   email: row.email,
   name: row.name,
@@ -54,26 +51,7 @@ const toAdminUser = (row: UserSqlRow): AdminUser => ({
   created_at: iso(row.created_at),
 });
 
-const USER_COLUMNS = sql`id, email, name, avatar_url, picture, provider, credits, can_manage_blog, created_at`;
-
-/** Escapes LIKE wildcards so a search for `a_b` finds `a_b`, not `axb`. */
-const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Customers only: the rows behind admin sessions (provider 'admin') are never listed. */
-export async function listUsers(db: DbOrTx, q: string, limit: number, offset: number) {
-  const where = q
-    ? sql`provider <> 'admin' and email like ${likeContaining(q.trim().toLowerCase())}`
-    : sql`provider <> 'admin'`;
-  const [rows, total] = await Promise.all([
-    queryRows<UserSqlRow>(
-      db,
-      sql`select ${USER_COLUMNS} from users where ${where}
-          order by created_at desc, id desc limit ${limit} offset ${offset}`,
-    ),
-    count(db, sql`select count(*)::int as n from users where ${where}`),
-  ]);
-  return { users: rows.map(toAdminUser), total };
-}
+export const USER_COLUMNS = sql`id, email, name, avatar_url, picture, provider, credits, can_manage_blog, created_at`;
 
 /** A customer by id (admin rows answer null, as if they did not exist). */
 export async function findUser(
@@ -136,7 +114,7 @@ export async function latestSubscription(
 
 // ─── Video tasks ───────────────────────────────────────────────────────────
 
-interface TaskSqlRow {
+export interface TaskSqlRow {
   id: string;
   user_id: string;
   user_email: string;
@@ -178,7 +156,10 @@ function toRouteAttempts(value: unknown): AdminRouteAttempt[] {
     }));
 }
 
-const toAdminTask = (row: TaskSqlRow): AdminTask => ({
+export const toAdminTask = ({
+  sort_ts: _sortTs,
+  ...row
+}: TaskSqlRow & { sort_ts?: string }): AdminTask => ({
   ...row,
   created_at: iso(row.created_at),
   completed_at: isoOrNull(row.completed_at),
@@ -192,14 +173,15 @@ const toAdminTask = (row: TaskSqlRow): AdminTask => ({
  * `refund:{id}`), the same rows the video domain writes. The provider's reported cost is
  * numeric(12,6), which both drivers answer as a string: float8 makes it the contract's number.
  */
-const TASK_SELECT = sql`
-  select t.id, t.user_id, u.email as user_email, t.mode, t.prompt, t.status,
+export const TASK_COLUMNS = sql`
+  t.id, t.user_id, u.email as user_email, t.mode, t.prompt, t.status,
          coalesce(-charge.amount, 0)::int as credits_cost,
          (refund.id is not null) as refunded,
          t.error_message as error, t.created_at, t.completed_at,
          t.provider, t.provider_model, t.provider_request_id, t.attempts, t.submitted_at,
          t.provider_finished_at, t.provider_cost_usd::float8 as provider_cost_usd,
-         t.provider_error, t.failure_kind, t.route_attempts
+         t.provider_error, t.failure_kind, t.route_attempts`;
+export const TASK_FROM = sql`
   from video_tasks t
   join users u on u.id = t.user_id
   left join credit_transactions charge
@@ -207,29 +189,11 @@ const TASK_SELECT = sql`
   left join credit_transactions refund
     on refund.source_type = 'refund' and refund.source_id = t.id::text`;
 
-export async function listTasks(
-  db: DbOrTx,
-  filter: { status?: AdminTaskStatus | undefined; userId?: string | undefined },
-  limit: number,
-  offset: number,
-) {
-  const conditions: SQL[] = [sql`true`];
-  if (filter.status) conditions.push(sql`t.status = ${filter.status}`);
-  if (filter.userId) conditions.push(sql`t.user_id = ${filter.userId}`);
-  const where = sql.join(conditions, sql` and `);
-  const [rows, total] = await Promise.all([
-    queryRows<TaskSqlRow>(
-      db,
-      sql`${TASK_SELECT} where ${where}
-          order by t.created_at desc, t.id desc limit ${limit} offset ${offset}`,
-    ),
-    count(db, sql`select count(*)::int as n from video_tasks t where ${where}`),
-  ]);
-  return { tasks: rows.map(toAdminTask), total };
-}
-
 export async function findTask(db: DbOrTx, id: string): Promise<AdminTask | null> {
-  const rows = await queryRows<TaskSqlRow>(db, sql`${TASK_SELECT} where t.id = ${id}`);
+  const rows = await queryRows<TaskSqlRow>(
+    db,
+    sql`select ${TASK_COLUMNS} ${TASK_FROM} where t.id = ${id}`,
+  );
   return rows[0] ? toAdminTask(rows[0]) : null;
 }
 
@@ -257,36 +221,6 @@ export async function taskCounts(db: DbOrTx): Promise<TaskCounts> {
 
 // ─── Payments and webhooks ─────────────────────────────────────────────────
 
-export async function listPayments(db: DbOrTx, limit: number, offset: number) {
-  const rows = await queryRows<{
-    id: string;
-    user_id: string;
-    user_email: string;
-    kind: 'subscription' | 'credits';
-    item_id: string;
-    amount_cents: number;
-    currency: string;
-    status: string;
-    provider: string;
-    created_at: Date;
-  }>(
-    db,
-    sql`select c.id, c.user_id, u.email as user_email, c.kind, c.item_id, c.amount_cents,
-               c.currency, c.status, c.provider, c.created_at
-        from checkout_sessions c join users u on u.id = c.user_id
-        order by c.created_at desc, c.id desc limit ${limit} offset ${offset}`,
-  );
-  const payments: AdminPayment[] = rows.map((row) => ({
-    ...row,
-    kind: row.kind === 'subscription' ? 'plan' : 'pack',
-    created_at: iso(row.created_at),
-  }));
-  return {
-    payments,
-    total: await count(db, sql`select count(*)::int as n from checkout_sessions`),
-  };
-}
-
 export async function paymentTotals(db: DbOrTx) {
   const rows = await queryRows<{ currency: string; paid: number; cents: number }>(
     db,
@@ -300,22 +234,6 @@ export async function paymentTotals(db: DbOrTx) {
     paid += row.paid;
   }
   return { paid, revenueCents };
-}
-
-/** Events without their payloads: those hold customer data the dashboard does not need. */
-export async function listWebhooks(db: DbOrTx, limit: number, offset: number) {
-  const rows = await queryRows<{ id: string; type: string; received_at: Date; handled: boolean }>(
-    db,
-    sql`select id, type, received_at, handled from webhook_events
-        order by received_at desc, id desc limit ${limit} offset ${offset}`,
-  );
-  const events: AdminWebhookEvent[] = rows.map((row) => ({
-    id: row.id,
-    type: row.type,
-    received_at: iso(row.received_at),
-    processed: row.handled,
-  }));
-  return { events, total: await count(db, sql`select count(*)::int as n from webhook_events`) };
 }
 
 export async function webhooksSince(db: DbOrTx, since: Date): Promise<number> {
@@ -348,30 +266,4 @@ export async function insertAction(
     targetId: action.targetId,
     details: action.details,
   });
-}
-
-export async function listActions(db: DbOrTx, limit: number, offset: number) {
-  const rows = await queryRows<{
-    id: string;
-    admin_username: string;
-    action: string;
-    target_user_id: string | null;
-    target_id: string | null;
-    details: Record<string, unknown>;
-    created_at: Date;
-  }>(
-    db,
-    sql`select id, admin_username, action, target_user_id, target_id, details, created_at
-        from admin_actions order by created_at desc, id desc limit ${limit} offset ${offset}`,
-  );
-  const actions: AdminAction[] = rows.map((row) => ({
-    id: row.id,
-    admin: row.admin_username,
-    action: row.action,
-    target_user_id: row.target_user_id,
-    target_id: row.target_id,
-    details: row.details,
-    created_at: iso(row.created_at),
-  }));
-  return { actions, total: await count(db, sql`select count(*)::int as n from admin_actions`) };
 }

@@ -9,7 +9,6 @@ import type { Config } from '../../config.ts';
 import { currentUser } from '../../core/auth.ts';
 import { ErrorResponse, MessageResponse } from '../../contracts/common.ts';
 import {
-  ActionsResponse,
   AdjustCreditsBody,
   AdjustCreditsResponse,
   AdminLoginBody,
@@ -20,19 +19,23 @@ import {
   BlogAccessBody,
   BlogAccessResponse,
   IdParams,
+  OverviewQuery,
   OverviewResponse,
-  PageQuery,
-  PaymentsResponse,
   RefundResponse,
   StatusQuery,
+  UserDetailResponse,
+} from '../../contracts/admin.ts';
+import {
+  ActionsResponse,
+  PageQuery,
+  PaymentsResponse,
   TasksQuery,
   TasksResponse,
-  UserDetailResponse,
   UsersQuery,
   UsersResponse,
   UserTransactionsResponse,
   WebhooksResponse,
-} from '../../contracts/admin.ts';
+} from '../../contracts/admin-lists.ts';
 import { DailyStatsQuery, DailyStatsResponse } from '../../contracts/admin-stats.ts';
 import { adminName } from './identity.ts';
 import type { Operations } from './operations.ts';
@@ -58,7 +61,7 @@ export async function adminRoutes(
   const tags = ['admin'];
   const actor = (request: Parameters<typeof currentUser>[0]) => adminName(currentUser(request));
   const ok = <T>(data: T) => ({ success: true as const, data });
-  /** The options of a plain paged list (`limit`, `offset`) answered with `response`. */
+  /** The options of a plain paged list (`limit`, `offset` or `cursor`) answered with `response`. */
   const pageOf = <R extends TSchema>(summary: string, response: R) => ({
     ...guarded,
     schema: {
@@ -160,15 +163,16 @@ export async function adminRoutes(
       schema: {
         tags,
         security,
-        summary: 'Counts and the site build status',
+        summary: 'Counts (cached 30 s; fresh=true counts now) and the site build status',
+        querystring: OverviewQuery,
         response: { 200: OverviewResponse, ...errors },
       },
     },
-    async () => {
+    async (request) => {
       const [counts, build, videoProviders] = await Promise.all([
-        admin.overviewCounts(),
+        admin.overviewCounts(request.query.fresh),
         operations.build(),
-        operations.videoProviders(),
+        operations.videoProviders(request.query.fresh),
       ]);
       return ok({ ...counts, build, videoProviders });
     },
@@ -197,14 +201,15 @@ export async function adminRoutes(
       schema: {
         tags,
         security,
-        summary: 'Customers, newest first; q filters by a part of the email',
+        summary:
+          'Customers, newest first; q (3 characters at least) filters by a part of the email; offset for shallow pages, cursor for the next',
         querystring: UsersQuery,
         response: { 200: UsersResponse, ...errors },
       },
     },
     async (request) => {
-      const { q, limit, offset } = request.query;
-      return ok(await admin.users(q ?? '', limit, offset));
+      const { q, ...page } = request.query;
+      return ok(await admin.users(q ?? '', page));
     },
   );
 
@@ -236,8 +241,7 @@ export async function adminRoutes(
         response: { 200: UserTransactionsResponse, ...errors },
       },
     },
-    async (request) =>
-      ok(await admin.transactions(request.params.id, request.query.limit, request.query.offset)),
+    async (request) => ok(await admin.transactions(request.params.id, request.query)),
   );
 
   app.get(
@@ -253,27 +257,27 @@ export async function adminRoutes(
       },
     },
     async (request) => {
-      const { status, limit, offset } = request.query;
-      return ok(await admin.tasks(status, limit, offset));
+      const { status, ...page } = request.query;
+      return ok(await admin.tasks(status, page));
     },
   );
 
   app.get(
     '/api/admin/payments',
     pageOf('Checkouts (plans and packs), newest first', PaymentsResponse),
-    async (request) => ok(await admin.payments(request.query.limit, request.query.offset)),
+    async (request) => ok(await admin.payments(request.query)),
   );
 
   app.get(
     '/api/admin/webhooks',
     pageOf('Received provider events, newest first (never their payloads)', WebhooksResponse),
-    async (request) => ok(await admin.webhooks(request.query.limit, request.query.offset)),
+    async (request) => ok(await admin.webhooks(request.query)),
   );
 
   app.get(
     '/api/admin/actions',
     pageOf('The audit trail of admin changes, newest first', ActionsResponse),
-    async (request) => ok(await admin.actions(request.query.limit, request.query.offset)),
+    async (request) => ok(await admin.actions(request.query)),
   );
 
   app.post(

@@ -10,7 +10,12 @@ import { AppError } from '../../core/errors.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import { hashToken, newToken } from '../../core/tokens.ts';
 import type { AdminTaskStatus } from '../../contracts/admin.ts';
-import { ADMIN_CODES, ADMIN_MESSAGES } from '../../../shared/admin.ts';
+import {
+  ADMIN_CODES,
+  ADMIN_MESSAGES,
+  USER_SEARCH_MIN_LENGTH,
+  USER_SEARCH_TOO_SHORT,
+} from '../../../shared/admin.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import { createDailyStatsReader } from './daily-stats.ts';
@@ -24,6 +29,9 @@ import {
 } from './lockout-policy.ts';
 import * as lockout from './lockout-repository.ts';
 import { createAdminMutations, customerOr404 } from './mutations.ts';
+import { createOverviewReader } from './overview.ts';
+import { pageStart, type PageRequest } from './paging.ts';
+import * as lists from './list-repository.ts';
 import * as repo from './repository.ts';
 
 /** Admin sessions end 12 hours after sign-in, whatever SESSION_TTL_DAYS says. */
@@ -48,6 +56,7 @@ export function createAdminService(deps: {
   const now = deps.now ?? (() => new Date());
   const mutations = createAdminMutations({ db, credits });
   const dailyStats = createDailyStatsReader({ db, now });
+  const overviewCounts = createOverviewReader({ db, now });
 
   /** 429 with the minutes left while any of `keys` is locked; `onLocked` runs first. */
   async function refuseWhileLocked(keys: LockoutKey[], at: Date, onLocked?: () => void) {
@@ -131,45 +140,52 @@ export function createAdminService(deps: {
 
     signOut: (sessionId: string) => accounts.signOut(sessionId),
 
-    async overviewCounts() {
-      const since = new Date(now().getTime() - 24 * 60 * 60 * 1000);
-      const [users, tasks, payments, webhooksLast24h] = await Promise.all([
-        repo.customerCount(db),
-        repo.taskCounts(db),
-        repo.paymentTotals(db),
-        repo.webhooksSince(db, since),
-      ]);
-      return { users, tasks, payments, webhooksLast24h };
-    },
+    /** The overview's counts (overview.ts; cached 30 s, `fresh` reads now). */
+    overviewCounts,
 
     /** The overview's charts: the last `days` UTC days (daily-stats.ts; cached a minute). */
     dailyStats,
 
-    users: (q: string, limit: number, offset: number) => repo.listUsers(db, q, limit, offset),
+    /**
+     * Customers newest first; `q` finds a part of the email. The search is a trigram index
+     * search, so a text shorter than 3 characters (no trigram: every row would be read) is
+     * refused with what to type instead.
+     */
+    users(q: string, page: PageRequest) {
+      const search = q.trim().toLowerCase();
+      if (search && search.length < USER_SEARCH_MIN_LENGTH) {
+        throw new AppError(400, 'SEARCH_TOO_SHORT', USER_SEARCH_TOO_SHORT);
+      }
+      return lists.listUsers(db, search, pageStart(page));
+    },
 
     async userDetail(userId: string) {
       const user = await customerOr404(db, userId);
       const [subscription, ledger, tasks] = await Promise.all([
         repo.latestSubscription(db, userId),
         credits.latestTransactions(userId, 20, 0),
-        repo.listTasks(db, { userId }, 20, 0),
+        lists.listTasks(db, { userId }, { limit: 20, offset: 0, after: null }),
       ]);
       return { user, subscription, transactions: ledger.transactions, tasks: tasks.tasks };
     },
 
-    async transactions(userId: string, limit: number, offset: number) {
+    /** A customer's ledger: a shallow offset page with its total, or the page after a cursor. */
+    async transactions(userId: string, page: PageRequest) {
+      const start = pageStart(page);
       await customerOr404(db, userId);
-      return credits.latestTransactions(userId, limit, offset);
+      return page.cursor === undefined
+        ? credits.latestTransactions(userId, start.limit, start.offset)
+        : credits.transactionsAfter(userId, page.cursor, start.limit);
     },
 
-    tasks: (status: AdminTaskStatus | undefined, limit: number, offset: number) =>
-      repo.listTasks(db, { status }, limit, offset),
+    tasks: (status: AdminTaskStatus | undefined, page: PageRequest) =>
+      lists.listTasks(db, { status }, pageStart(page)),
 
-    payments: (limit: number, offset: number) => repo.listPayments(db, limit, offset),
+    payments: (page: PageRequest) => lists.listPayments(db, pageStart(page, 'text')),
 
-    webhooks: (limit: number, offset: number) => repo.listWebhooks(db, limit, offset),
+    webhooks: (page: PageRequest) => lists.listWebhooks(db, pageStart(page, 'text')),
 
-    actions: (limit: number, offset: number) => repo.listActions(db, limit, offset),
+    actions: (page: PageRequest) => lists.listActions(db, pageStart(page)),
 
     ...mutations,
   };

@@ -185,10 +185,11 @@ function CountCard({
 }
 
 export default function Overview() {
-  const overview = useAdminData(getOverview);
-  // Loaded beside the overview, not after it: the charts' query is the slower of the two.
-  // The figures are cached a minute for page loads; Refresh asks for them as of now.
+  // The counts are cached 30 s and the charts' figures a minute for page loads; Refresh asks
+  // for both as of now. The charts load beside the overview, not after it (their query is slower).
   const fresh = useRef(false);
+  const loadOverview = useCallback(() => getOverview(fresh.current), []);
+  const overview = useAdminData(loadOverview);
   const loadDaily = useCallback(() => getDailyStats(DAILY_STATS_DEFAULT_DAYS, fresh.current), []);
   const daily = useAdminData(loadDaily);
   const refresh = {

@@ -6,9 +6,9 @@ import type { ReactNode } from 'react';
 import DataTable, { type DataTableProps } from './DataTable.tsx';
 import { Loaded } from './ListStates.tsx';
 import Pager, { rangeText } from './Pager.tsx';
-import type { PagedList } from './use-admin-data.ts';
+import type { ListPageData, PagedList } from './use-admin-data.ts';
 
-interface PagedTableProps<T extends { total: number }, Row extends { id: string }> extends Omit<
+interface PagedTableProps<T extends ListPageData, Row extends { id: string }> extends Omit<
   DataTableProps<Row>,
   'rows' | 'caption' | 'busy'
 > {
@@ -25,7 +25,7 @@ interface PagedTableProps<T extends { total: number }, Row extends { id: string 
   pagerLabel: string;
 }
 
-export default function PagedTable<T extends { total: number }, Row extends { id: string }>({
+export default function PagedTable<T extends ListPageData, Row extends { id: string }>({
   list,
   rowsOf,
   what,
@@ -44,16 +44,19 @@ export default function PagedTable<T extends { total: number }, Row extends { id
             <DataTable
               {...table}
               rows={rows}
-              caption={`${caption}: ${rangeText(list.offset, rows.length, data.total)}`}
+              caption={`${caption}: ${rangeText(list.offset, rows.length, list.total)}`}
               busy={list.loading}
             />
             <Pager
               label={pagerLabel}
               offset={list.offset}
               limit={list.limit}
-              total={data.total}
+              total={list.total}
+              hasPrevious={list.hasPrevious}
+              hasNext={list.hasNext}
               busy={list.loading}
-              onChange={list.setOffset}
+              onPrevious={list.previous}
+              onNext={list.next}
             />
           </>
         );

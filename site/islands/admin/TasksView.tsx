@@ -35,7 +35,7 @@ export default function TasksView() {
           value={status}
           onChange={(event) => {
             setStatus(event.target.value as AdminTaskStatus | '');
-            list.setOffset(0);
+            list.reset();
           }}
         >
           {FILTERS.map((option) => (

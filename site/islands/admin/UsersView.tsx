@@ -1,10 +1,15 @@
 /**
- * Users: search by email (as the admin types, after a short pause), paged; a user's row opens
- * their detail panel at `#users/<id>`. The search and page survive opening a user and coming back.
+ * Users: search by email (as the admin types, after a short pause; 3 characters at least, as the
+ * server's trigram search needs), paged; a user's row opens their detail panel at `#users/<id>`.
+ * The search and page survive opening a user and coming back.
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { AdminUser } from '../../../server/contracts/admin.ts';
-import { ADMIN_PAGE_SIZE } from '../../../shared/admin.ts';
+import {
+  ADMIN_PAGE_SIZE,
+  USER_SEARCH_MIN_LENGTH,
+  USER_SEARCH_TOO_SHORT,
+} from '../../../shared/admin.ts';
 import { EMAIL_MAX_LENGTH } from '../../../shared/auth.ts';
 import { listUsers, type Page } from '../../lib/api/admin.ts';
 import * as icons from '../../lib/icons/index.ts';
@@ -15,7 +20,7 @@ import { dateColumn, type Column } from './DataTable.tsx';
 import { Empty } from './ListStates.tsx';
 import PagedTable from './PagedTable.tsx';
 import { sectionHref, userHref } from './route.ts';
-import { usePagedList } from './use-admin-data.ts';
+import { FIRST_PAGE, usePagedList, type PagePosition } from './use-admin-data.ts';
 import UserDetail from './UserDetail.tsx';
 
 /** Long enough not to query on every keystroke, short enough to feel immediate. */
@@ -47,18 +52,21 @@ const COLUMNS: Column<AdminUser>[] = [
   dateColumn('Joined', (user) => user.created_at),
 ];
 
+/** A search the server takes: none, or at least USER_SEARCH_MIN_LENGTH characters. */
+const searchable = (text: string) => text.length === 0 || text.length >= USER_SEARCH_MIN_LENGTH;
+
 /** The list mounts afresh after a user's panel; UsersView keeps its search and page. */
 function UserList({
   search,
-  offset,
-  onOffset,
+  position,
+  onPosition,
 }: {
   search: string;
-  offset: number;
-  onOffset: (offset: number) => void;
+  position: PagePosition;
+  onPosition: (position: PagePosition) => void;
 }) {
   const fetchPage = useCallback((page: Page) => listUsers(search, page), [search]);
-  const list = usePagedList(fetchPage, ADMIN_PAGE_SIZE, [offset, onOffset]);
+  const list = usePagedList(fetchPage, ADMIN_PAGE_SIZE, [position, onPosition]);
   return (
     <PagedTable
       list={list}
@@ -85,14 +93,16 @@ function UserList({
 export default function UsersView({ userId }: { userId: string | null }) {
   const [query, setQuery] = useState('');
   const [search, setSearch] = useState('');
-  const [offset, setOffset] = useState(0);
+  const [position, setPosition] = useState<PagePosition>(FIRST_PAGE);
+  const typed = query.trim();
+  const tooShort = !searchable(typed);
 
   useEffect(() => {
     const next = query.trim();
-    if (next === search) return;
+    if (next === search || !searchable(next)) return;
     const timer = setTimeout(() => {
       setSearch(next);
-      setOffset(0);
+      setPosition(FIRST_PAGE);
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [query, search]);
@@ -121,22 +131,28 @@ export default function UsersView({ userId }: { userId: string | null }) {
           spellCheck={false}
           value={query}
           maxLength={EMAIL_MAX_LENGTH}
+          aria-describedby={tooShort ? 'admin-search-hint' : undefined}
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={(event) => {
             // Enter searches at once instead of waiting for the pause.
-            if (event.key === 'Enter') {
+            if (event.key === 'Enter' && searchable(query.trim())) {
               setSearch(query.trim());
-              setOffset(0);
+              setPosition(FIRST_PAGE);
             }
           }}
         />
+        {tooShort && (
+          <span id="admin-search-hint" className="admin-toolbar__hint" role="status">
+            {USER_SEARCH_TOO_SHORT}
+          </span>
+        )}
       </label>
     </form>
   );
 
   return (
     <AdminView title="Users" tools={searchForm}>
-      <UserList search={search} offset={offset} onOffset={setOffset} />
+      <UserList search={search} position={position} onPosition={setPosition} />
     </AdminView>
   );
 }

@@ -6,7 +6,6 @@
  */
 import { isHTTPError } from 'ky';
 import type {
-  ActionsResponse,
   AdjustCreditsBody,
   AdjustCreditsResponse,
   AdminIdentity,
@@ -16,14 +15,17 @@ import type {
   AdminTestResponse,
   BlogAccessResponse,
   OverviewResponse,
-  PaymentsResponse,
   RefundResponse,
-  TasksResponse,
   UserDetailResponse,
+} from '../../../server/contracts/admin.ts';
+import type {
+  ActionsResponse,
+  PaymentsResponse,
+  TasksResponse,
   UsersResponse,
   UserTransactionsResponse,
   WebhooksResponse,
-} from '../../../server/contracts/admin.ts';
+} from '../../../server/contracts/admin-lists.ts';
 import type { DailyStatsResponse } from '../../../server/contracts/admin-stats.ts';
 import { ADMIN_TOKEN_STORAGE_KEY } from '../../../shared/admin.ts';
 import { api } from './http.ts';
@@ -106,10 +108,21 @@ function messageOf(body: { message?: string } | undefined): string {
   return typeof body?.message === 'string' ? body.message : '';
 }
 
-/** Paging of every admin list: the server caps `limit` at 100. */
+/**
+ * Where a page of an admin list starts: `offset` rows in (the server serves offsets up to
+ * 1,000), or after a previous page's `next_cursor` (any depth). The server caps `limit` at 100.
+ */
 export interface Page {
   offset: number;
   limit: number;
+  cursor?: string | null;
+}
+
+/** A page's query parameters: the cursor when there is one, else the offset. */
+function pageParams(page: Page): Record<string, string | number> {
+  return page.cursor
+    ? { limit: page.limit, cursor: page.cursor }
+    : { limit: page.limit, offset: page.offset };
 }
 
 export type Overview = OverviewResponse['data'];
@@ -142,8 +155,12 @@ export async function getAdminIdentity(): Promise<AdminIdentity> {
   return dataOf(await adminHttp.get('/api/admin/me').json<AdminMeResponse>(), 'session');
 }
 
-export async function getOverview(): Promise<Overview> {
-  return dataOf(await adminHttp.get('/api/admin/overview').json<OverviewResponse>(), 'overview');
+/** The overview; its counts are cached 30 s on the server unless `fresh` (the Refresh button). */
+export async function getOverview(fresh = false): Promise<Overview> {
+  const body = await adminHttp
+    .get('/api/admin/overview', { searchParams: fresh ? { fresh } : {} })
+    .json<OverviewResponse>();
+  return dataOf(body, 'overview');
 }
 
 /** `GET /api/admin/stats/daily`: the overview's charts, one entry per UTC day, today last. */
@@ -163,7 +180,7 @@ export async function runSystemCheck(): Promise<SystemCheck> {
 export async function listUsers(query: string, page: Page): Promise<UsersResponse['data']> {
   const q = query.trim();
   const body = await adminHttp
-    .get('/api/admin/users', { searchParams: { ...(q ? { q } : {}), ...page } })
+    .get('/api/admin/users', { searchParams: { ...(q ? { q } : {}), ...pageParams(page) } })
     .json<UsersResponse>();
   return dataOf(body, 'user list');
 }
@@ -180,7 +197,9 @@ export async function listUserTransactions(
   page: Page,
 ): Promise<UserTransactionsResponse['data']> {
   const body = await adminHttp
-    .get(`/api/admin/users/${encodeURIComponent(id)}/transactions`, { searchParams: { ...page } })
+    .get(`/api/admin/users/${encodeURIComponent(id)}/transactions`, {
+      searchParams: pageParams(page),
+    })
     .json<UserTransactionsResponse>();
   return dataOf(body, 'ledger');
 }
@@ -190,28 +209,30 @@ export async function listTasks(
   page: Page,
 ): Promise<TasksResponse['data']> {
   const body = await adminHttp
-    .get('/api/admin/tasks', { searchParams: { ...(status ? { status } : {}), ...page } })
+    .get('/api/admin/tasks', {
+      searchParams: { ...(status ? { status } : {}), ...pageParams(page) },
+    })
     .json<TasksResponse>();
   return dataOf(body, 'task list');
 }
 
 export async function listPayments(page: Page): Promise<PaymentsResponse['data']> {
   const body = await adminHttp
-    .get('/api/admin/payments', { searchParams: { ...page } })
+    .get('/api/admin/payments', { searchParams: pageParams(page) })
     .json<PaymentsResponse>();
   return dataOf(body, 'payment list');
 }
 
 export async function listWebhookEvents(page: Page): Promise<WebhooksResponse['data']> {
   const body = await adminHttp
-    .get('/api/admin/webhooks', { searchParams: { ...page } })
+    .get('/api/admin/webhooks', { searchParams: pageParams(page) })
     .json<WebhooksResponse>();
   return dataOf(body, 'webhook list');
 }
 
 export async function listAdminActions(page: Page): Promise<ActionsResponse['data']> {
   const body = await adminHttp
-    .get('/api/admin/actions', { searchParams: { ...page } })
+    .get('/api/admin/actions', { searchParams: pageParams(page) })
     .json<ActionsResponse>();
   return dataOf(body, 'audit log');
 }

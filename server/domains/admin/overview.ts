@@ -1,0 +1,57 @@
+/**
+ * The overview's headline counts (customers, tasks by status, paid checkouts and revenue, webhook
+ * events of the last 24 hours). Each is a count or GROUP BY over a whole table, which grows with
+ * the business (issue 19: 200 ms at 100k users), so an answer is kept in memory for 30 seconds:
+ * every visit and tab within that window shares one reading, and the admin's Refresh
+ * (`fresh=true`) reads now and replaces it. The answer says when it was counted (`countedAt`).
+ */
+import type { DbOrTx } from '../../core/db.ts';
+import type { TaskCounts } from '../../contracts/admin.ts';
+import * as repo from './repository.ts';
+
+/** How long one reading of the counts is served. */
+export const OVERVIEW_TTL_MS = 30_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface OverviewCounts {
+  users: number;
+  tasks: TaskCounts;
+  payments: { paid: number; revenueCents: Record<string, number> };
+  webhooksLast24h: number;
+  countedAt: string;
+}
+
+/**
+ * `(fresh?) => counts`, one reading per OVERVIEW_TTL_MS. Concurrent loads share the reading in
+ * flight; a failed reading is not kept, so the next load tries again.
+ */
+export function createOverviewReader(deps: {
+  db: DbOrTx;
+  now: () => Date;
+  ttlMs?: number;
+}): (fresh?: boolean) => Promise<OverviewCounts> {
+  const ttlMs = deps.ttlMs ?? OVERVIEW_TTL_MS;
+  let cached: { expiresAt: number; answer: Promise<OverviewCounts> } | null = null;
+
+  async function read(at: Date): Promise<OverviewCounts> {
+    const [users, tasks, payments, webhooksLast24h] = await Promise.all([
+      repo.customerCount(deps.db),
+      repo.taskCounts(deps.db),
+      repo.paymentTotals(deps.db),
+      repo.webhooksSince(deps.db, new Date(at.getTime() - DAY_MS)),
+    ]);
+    return { users, tasks, payments, webhooksLast24h, countedAt: at.toISOString() };
+  }
+
+  return (fresh = false) => {
+    const at = deps.now();
+    if (cached && !fresh && cached.expiresAt > at.getTime()) return cached.answer;
+    const answer = read(at);
+    const entry = { expiresAt: at.getTime() + ttlMs, answer };
+    cached = entry;
+    answer.catch(() => {
+      if (cached === entry) cached = null;
+    });
+    return answer;
+  };
+}
