@@ -14,6 +14,8 @@
  * - Scale-out: media upload/download throughput through both media store adapters (local files,
  *   S3), directly and through GET /media/{file}; request throughput with two API instances on one
  *   PostgreSQL versus one (scale-out.ts).
+ * - Data scale: list endpoints on a near-empty and a seeded PostgreSQL (BENCH_DATA=full for 100k
+ *   users), p95 ratio large ÷ empty per endpoint (data-scale.ts).
  * - The resilience suite's long profile (200 users, crashes, two instances), 0 5xx and 0 failures.
  * - Lighthouse scores, layout shift and JavaScript weight of the public pages (lighthouse.ts).
  */
@@ -31,6 +33,7 @@ import type { PostsSnapshot } from '../../server/contracts/blog.ts';
 import { lighthouseBench } from './lighthouse.ts';
 import { videoProvidersBench } from './video-providers.ts';
 import { scaleOutBench } from './scale-out.ts';
+import { dataScaleBench } from './data-scale.ts';
 import { runSuite, SCENARIOS, type SuiteResult } from '../resilience/suite.ts';
 import { PROFILES } from '../resilience/profiles.ts';
 import { localCheckoutForm } from '../helpers/local-checkout.ts';
@@ -62,7 +65,7 @@ interface Row {
 }
 const rows: Row[] = [];
 const figures: Figure[] = [];
-/** BENCH_ONLY=api,render,build,publish,start,video,scale,resilience,lighthouse runs some sections (all by default). */
+/** BENCH_ONLY=api,render,build,publish,start,video,scale,data,resilience,lighthouse runs some sections (all by default). */
 const only = process.env.BENCH_ONLY?.split(',');
 const want = (section: string) => !only || only.includes(section);
 /** Sections that threw: the others still run and the table still prints. */
@@ -657,6 +660,13 @@ await section('scale', async () => {
   const scale = await scaleOutBench(startProcess);
   figures.push(...scale.figures);
   console.log(`\n${scale.table}\n`);
+});
+
+// Data scale (issue 19): list latency on a seeded database versus a near-empty one.
+await section('data', async () => {
+  const data = await dataScaleBench(startProcess);
+  figures.push(...data.figures);
+  console.log(`\n${data.table}\n`);
 });
 
 // Last: its processes leave the machine busy for a while after it returns.
