@@ -131,6 +131,14 @@ describe.each(databaseKinds)('admin lists by cursor on %s', (kind) => {
       await orderOf('users', 'created_at', "email like '%keyset.test'"),
     );
     expect(await pageThrough('/api/admin/users?q=u1x', 'users', 3)).toEqual([]);
+    // The search's total comes with its first page, and with any shallow page after it, even
+    // one past the last match.
+    const matching = (await orderOf('users', 'created_at', "email like '%keyset.test'")).length;
+    for (const offset of [0, 7, 700]) {
+      const page = (await get(`/api/admin/users?q=keyset.test&limit=7&offset=${offset}`)).json()
+        .data as { total: number; total_exact: boolean };
+      expect(page).toMatchObject({ total: matching, total_exact: true });
+    }
     // Blank is no search at all.
     expect((await get('/api/admin/users?q=%20%20')).statusCode).toBe(200);
   });

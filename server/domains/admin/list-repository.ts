@@ -36,16 +36,14 @@ const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\$
 export function userListSource(search: string): ListSource {
   const where = [sql`u.provider <> 'admin'`];
   if (search) where.push(sql`u.email ilike ${likeContaining(search)}`);
-  // A search reads its matches through the trigram index first (a materialized CTE), then sorts
-  // them: left to itself the planner may walk users_created_id_idx for the LIMIT instead and
-  // filter every user when few or none match.
-  const from = search
-    ? sql`(with matches as materialized (select * from users u where ${sql.join(where, sql` and `)})
-          select * from matches) u`
-    : sql`users u`;
+  // A search reads its matches through the trigram index once (the materialized CTE `matches`),
+  // then pages and counts them: left to itself the planner may walk users_created_id_idx for the
+  // LIMIT instead and filter every user when few or none match.
+  const matches = search ? sql`select * from users u where ${sql.join(where, sql` and `)}` : null;
   return {
+    ...(matches ? { matches } : {}),
     select: sql`select ${USER_COLUMNS}, ${cursorTimestampSql(sql`u.created_at`)} as sort_ts
-                from ${from}`,
+                from ${matches ? sql`matches u` : sql`users u`}`,
     where,
     ts: sql`u.created_at`,
     id: sql`u.id`,

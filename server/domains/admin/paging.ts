@@ -63,6 +63,12 @@ export interface ListSource {
   id: SQL;
   /** `<table> <alias>` the filters name, for the bounded count (no joins needed there). */
   countFrom: SQL;
+  /**
+   * A search: the rows that match, as the body of a materialized CTE `matches` that `select`
+   * reads from. The page and its bounded count then come from one statement: the index behind
+   * the search is read once, not once for the rows and again for the count.
+   */
+  matches?: SQL;
 }
 
 /** A row as a ListSource selects it: its id and its time as cursor text (cursorTimestampSql). */
@@ -89,9 +95,20 @@ export function pageQueries(
   const conditions = after
     ? [...source.where, keysetBefore(source.ts, source.id, after)]
     : source.where;
+  const page = sql`${source.select} where ${and(conditions)}
+      order by ${source.ts} desc, ${source.id} desc limit ${limit + 1} offset ${offset}`;
+  if (source.matches) {
+    const total = after
+      ? sql`null::int`
+      : sql`(select count(*)::int from (select 1 from matches limit ${totalCountLimit(limit)}) c)`;
+    return {
+      rows: sql`with matches as materialized (${source.matches})
+        select page.*, ${total} as total_count from (${page}) page`,
+      count: null,
+    };
+  }
   return {
-    rows: sql`${source.select} where ${and(conditions)}
-      order by ${source.ts} desc, ${source.id} desc limit ${limit + 1} offset ${offset}`,
+    rows: page,
     count: after
       ? null
       : sql`select count(*)::int as n from (select 1 from ${source.countFrom}
@@ -106,16 +123,30 @@ export async function readPage<T extends KeyedRow>(
   start: PageStart,
 ): Promise<Page<T>> {
   const queries = pageQueries(source, start);
-  const [rows, counted] = await Promise.all([
-    queryRows<T>(db, queries.rows),
+  const [found, counted] = await Promise.all([
+    queryRows<T & { total_count?: number | null }>(db, queries.rows),
     queries.count ? queryRows<{ n: number }>(db, queries.count) : Promise.resolve(null),
   ]);
+  // A search's count came with its rows; a page past its last match has no row to carry it.
+  let total: number | null = counted ? (counted[0]?.n ?? 0) : null;
+  if (source.matches && !start.after) {
+    total = found[0]?.total_count ?? (start.offset === 0 ? 0 : null);
+    if (total === null) {
+      const [row] = await queryRows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from (select 1 from ${source.countFrom}
+            where ${and(source.where)} limit ${totalCountLimit(start.limit)}) counted`,
+      );
+      total = row?.n ?? 0;
+    }
+  }
+  const rows = found.map(({ total_count: _, ...row }) => row as unknown as T);
   const page = keysetPage(rows, start.limit, (row) => ({ ts: row.sort_ts, id: row.id }));
   return {
     rows: page.rows,
     next_cursor: page.next_cursor,
     has_more: page.has_more,
-    ...(counted ? boundedTotal(counted[0]?.n ?? 0, start.limit) : {}),
+    ...(total !== null ? boundedTotal(total, start.limit) : {}),
   };
 }
 
