@@ -12,6 +12,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MediaStore } from '../../core/media-store/types.ts';
+import { shareWithLiveRelease } from './release-dedupe.ts';
 import {
   forEachLimited,
   readLivePointer,
@@ -83,6 +84,7 @@ export async function downloadRelease(
   store: MediaStore,
   dataDir: string,
   id: string,
+  log: PublishLogger,
   concurrency = 4,
 ): Promise<ReleaseManifest> {
   const { releases } = siteDirs(dataDir);
@@ -105,6 +107,8 @@ export async function downloadRelease(
       await pipeline(object.body, createWriteStream(target));
     });
     await writeManifest(tmp, manifest);
+    // Unchanged files become hard links to the live release's, as a build's do (service.ts).
+    await shareWithLiveRelease(dataDir, id, tmp, manifest.files, log);
     await mkdir(releases, { recursive: true });
     // A folder without a manifest is a build that died before finishing it.
     await rm(dir, { recursive: true, force: true });
@@ -161,7 +165,7 @@ export function createReleaseSync(opts: ReleaseSyncOptions) {
     const local = await currentReleaseId(dataDir);
     if (local === pointer.id) return readManifest(siteDirs(dataDir).current);
     const started = Date.now();
-    const manifest = await downloadRelease(store, dataDir, pointer.id);
+    const manifest = await downloadRelease(store, dataDir, pointer.id, log);
     return opts.turn(async () => {
       // The builder here may have published a newer one meanwhile: never switch back past it.
       const latest = await readLivePointer(store);

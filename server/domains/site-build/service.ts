@@ -10,6 +10,7 @@ import { cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withProjectBuildLock } from './build-lock.ts';
+import { shareWithLiveRelease } from './release-dedupe.ts';
 import {
   currentReleaseId,
   inlineScriptHashes,
@@ -209,6 +210,8 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
       await moveDir(stagingDir, outDir);
       // Still the build: a release whose manifest cannot be written failed (counted, discarded).
       const files = await listFiles(outDir);
+      // Unchanged files become hard links to the live release's: disk grows with changes only.
+      await shareWithLiveRelease(opts.dataDir, id, outDir, files, opts.log);
       manifest = {
         id,
         builtAt: new Date().toISOString(),
