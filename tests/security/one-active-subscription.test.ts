@@ -20,7 +20,12 @@ import { ACTIVE_STATUSES } from '../../server/domains/billing/repository.ts';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
 import { BILLING_MESSAGES, findPlan } from '../../shared/billing.ts';
 import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
-import { requestCheckout, SITE_ORIGIN, submitLocalCheckout } from '../helpers/billing.ts';
+import {
+  openLocalCheckoutForm,
+  requestCheckout,
+  SITE_ORIGIN,
+  submitLocalCheckout,
+} from '../helpers/billing.ts';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/database.ts';
 import { localCheckoutForm } from '../helpers/local-checkout.ts';
 
@@ -171,9 +176,12 @@ describe('One active subscription per user', () => {
       for (let round = 0; round < 4; round++) {
         const dee = await signInLocal(t.app, `dee-race-${round}-${kind}@example.com`);
         const sessionId = await createSubscriptionCheckout(dee.token, 'lite');
+        // Both forms open first, as two tabs would: only the posts race. (Opened inside the
+        // race, a page loaded after the cancel landed has no form, and its Pay is a 403.)
+        const form = await openLocalCheckoutForm(t.app, sessionId);
         const [pay, cancel] = await Promise.all([
-          submitLocalCheckout(t.app, sessionId),
-          submitLocalCheckout(t.app, sessionId, 'cancel'),
+          submitLocalCheckout(t.app, sessionId, 'pay', { form }),
+          submitLocalCheckout(t.app, sessionId, 'cancel', { form }),
         ]);
         const [row] = await t.database.db
           .select()
