@@ -328,7 +328,8 @@ describe.each(databaseKinds)('site releases published to the bucket (%s)', (kind
     expect(await readdir(siteDirs(a.config.dataDir).releases)).not.toContain(failed);
     expect(await keysUnder(`releases/${failed}/`)).toEqual([]);
     expect(await releaseIds()).not.toContain(failed);
-    await sleep(300);
+    // B reads the pointer now (as its poll would): it still names the previous release.
+    await b.app.releaseSync!.syncNow();
     expect(await home(b)).toContain(`release ${live}`);
     expect((await hookRuns()).map((run) => run.id)).not.toContain(failed);
   });

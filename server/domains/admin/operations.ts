@@ -26,6 +26,7 @@ import type {
 import { checkStripeAccount } from '../billing/providers/stripe.ts';
 import type { Publisher } from '../site-build/publisher.ts';
 import { currentReleaseId, readManifest, siteDirs } from '../site-build/release.ts';
+import { cachedReading } from '../../core/cached-reading.ts';
 import { OVERVIEW_TTL_MS } from './overview.ts';
 import * as repo from './repository.ts';
 
@@ -160,25 +161,16 @@ export function createOperations(deps: {
     return `outbox ${outbox} is writable (local mode)`;
   }
 
-  let providers: { expiresAt: number; answer: ReturnType<typeof providerOverview> } | null = null;
+  const providers = cachedReading(() => providerOverview(database.db, config.video.routes), {
+    ttlMs: OVERVIEW_TTL_MS,
+  });
   return {
     build: () => siteBuildStatus(publisher, config.dataDir),
     /**
      * The providers' card: its last-24-hours figures aggregate that day's tasks, so it is read
      * at most every OVERVIEW_TTL_MS like the overview's counts; `fresh` (Refresh) reads now.
      */
-    videoProviders(fresh = false) {
-      const at = Date.now();
-      if (!providers || fresh || providers.expiresAt <= at) {
-        const answer = providerOverview(database.db, config.video.routes);
-        const entry = { expiresAt: at + OVERVIEW_TTL_MS, answer };
-        providers = entry;
-        answer.catch(() => {
-          if (providers === entry) providers = null;
-        });
-      }
-      return providers.answer;
-    },
+    videoProviders: providers,
 
     async status(): Promise<Status> {
       const started = performance.now();

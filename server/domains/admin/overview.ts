@@ -5,6 +5,7 @@
  * every visit and tab within that window shares one reading, and the admin's Refresh
  * (`fresh=true`) reads now and replaces it. The answer says when it was counted (`countedAt`).
  */
+import { cachedReading } from '../../core/cached-reading.ts';
 import type { DbOrTx } from '../../core/db.ts';
 import type { TaskCounts } from '../../contracts/admin.ts';
 import * as repo from './repository.ts';
@@ -21,18 +22,12 @@ export interface OverviewCounts {
   countedAt: string;
 }
 
-/**
- * `(fresh?) => counts`, one reading per OVERVIEW_TTL_MS. Concurrent loads share the reading in
- * flight; a failed reading is not kept, so the next load tries again.
- */
+/** `(fresh?) => counts`, one reading per OVERVIEW_TTL_MS (core/cached-reading.ts). */
 export function createOverviewReader(deps: {
   db: DbOrTx;
   now: () => Date;
   ttlMs?: number;
 }): (fresh?: boolean) => Promise<OverviewCounts> {
-  const ttlMs = deps.ttlMs ?? OVERVIEW_TTL_MS;
-  let cached: { expiresAt: number; answer: Promise<OverviewCounts> } | null = null;
-
   async function read(at: Date): Promise<OverviewCounts> {
     const [users, tasks, payments, webhooksLast24h] = await Promise.all([
       repo.customerCount(deps.db),
@@ -43,15 +38,5 @@ export function createOverviewReader(deps: {
     return { users, tasks, payments, webhooksLast24h, countedAt: at.toISOString() };
   }
 
-  return (fresh = false) => {
-    const at = deps.now();
-    if (cached && !fresh && cached.expiresAt > at.getTime()) return cached.answer;
-    const answer = read(at);
-    const entry = { expiresAt: at.getTime() + ttlMs, answer };
-    cached = entry;
-    answer.catch(() => {
-      if (cached === entry) cached = null;
-    });
-    return answer;
-  };
+  return cachedReading(read, { ttlMs: deps.ttlMs ?? OVERVIEW_TTL_MS, now: deps.now });
 }

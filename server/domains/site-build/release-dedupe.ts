@@ -12,6 +12,7 @@ import { createReadStream } from 'node:fs';
 import { link, lstat, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { forEachLimited } from '../../core/concurrency.ts';
 import { currentReleaseId, siteDirs } from './release.ts';
 
 export interface SharedFiles {
@@ -70,25 +71,22 @@ export async function shareUnchangedFiles(
 ): Promise<SharedFiles> {
   const result: SharedFiles = { files: files.length, shared: 0, sharedBytes: 0, error: null };
   let unsupported = false;
-  let next = 0;
-  const lane = async () => {
-    while (!unsupported && next < files.length) {
-      const parts = files[next++]!.split('/');
-      try {
-        const saved = await linkIfEqual(path.join(dir, ...parts), path.join(liveDir, ...parts));
-        if (saved === null) continue;
-        result.shared += 1;
-        result.sharedBytes += saved;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? '';
-        // The live release was pruned meanwhile (another process switched): nothing to share.
-        if (code === 'ENOENT') continue;
-        if (LINKS_UNSUPPORTED.has(code)) unsupported = true;
-        result.error ??= error as Error;
-      }
+  await forEachLimited(files, concurrency, async (file) => {
+    if (unsupported) return;
+    const parts = file.split('/');
+    try {
+      const saved = await linkIfEqual(path.join(dir, ...parts), path.join(liveDir, ...parts));
+      if (saved === null) return;
+      result.shared += 1;
+      result.sharedBytes += saved;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      // The live release was pruned meanwhile (another process switched): nothing to share.
+      if (code === 'ENOENT') return;
+      if (LINKS_UNSUPPORTED.has(code)) unsupported = true;
+      result.error ??= error as Error;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, lane));
+  });
   return result;
 }
 

@@ -10,8 +10,10 @@
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import { isUtf8MimeType, mime } from '@fastify/send';
+import { forEachLimited } from '../../core/concurrency.ts';
 import { MEDIA_KEYS, type MediaStore } from '../../core/media-store/types.ts';
 import { MANIFEST, type ReleaseManifest } from './release.ts';
 import { releaseCacheControl } from './static-site.ts';
@@ -54,10 +56,10 @@ export function releaseContentType(file: string): string {
 export async function readLivePointer(store: MediaStore): Promise<LivePointer | null> {
   const object = await store.get(LIVE_POINTER_KEY);
   if (!object) return null;
-  const text = await readText(object.body);
+  const body = await text(object.body);
   let pointer: Partial<LivePointer>;
   try {
-    pointer = JSON.parse(text) as Partial<LivePointer>;
+    pointer = JSON.parse(body) as Partial<LivePointer>;
   } catch (error) {
     throw new Error(`${LIVE_POINTER_KEY} in ${store.description} is not JSON`, { cause: error });
   }
@@ -72,38 +74,6 @@ export async function readLivePointer(store: MediaStore): Promise<LivePointer | 
     sourceHash: pointer.sourceHash ?? '',
     publishedAt: pointer.publishedAt ?? '',
   };
-}
-
-/** A small object's body as text. */
-export async function readText(body: AsyncIterable<unknown>): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * Runs `fn` on every item, at most `limit` at once. After the first failure no new item starts;
- * the ones in flight finish, then that failure is thrown.
- */
-export async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  const lane = async () => {
-    while (!failure && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await fn(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  if (failure) throw (failure as { error: unknown }).error;
 }
 
 const execFileAsync = promisify(execFile);

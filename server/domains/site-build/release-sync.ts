@@ -7,20 +7,15 @@
  * the pointer every 30 s. At start-up `currentFromBucket` decides between syncing, publishing
  * what is on disk and building.
  */
+import { text } from 'node:stream/consumers';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MediaStore } from '../../core/media-store/types.ts';
 import { shareWithLiveRelease } from './release-dedupe.ts';
-import {
-  forEachLimited,
-  readLivePointer,
-  readText,
-  releaseKey,
-  type PublishLogger,
-  type Turn,
-} from './release-publish.ts';
+import { readLivePointer, releaseKey, type PublishLogger, type Turn } from './release-publish.ts';
+import { forEachLimited } from '../../core/concurrency.ts';
 import {
   currentReleaseId,
   MANIFEST,
@@ -69,7 +64,7 @@ export async function readRemoteManifest(store: MediaStore, id: string): Promise
       `Site release ${id} is live in ${store.description} but its ${MANIFEST} is missing: publish again (npm run build, or edit a post).`,
     );
   }
-  const manifest = JSON.parse(await readText(object.body)) as ReleaseManifest;
+  const manifest = JSON.parse(await text(object.body)) as ReleaseManifest;
   if (manifest.id !== id || !Array.isArray(manifest.files) || !manifest.files.every(safeRelative)) {
     throw new Error(`${releaseKey(id, MANIFEST)} in ${store.description} is not a valid manifest`);
   }

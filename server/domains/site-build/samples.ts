@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forEachLimited } from '../../core/concurrency.ts';
 import type { MediaStore } from '../../core/media-store/types.ts';
 import { sharedClips, type ClipLookup } from './samples-store.ts';
 
@@ -175,19 +176,6 @@ const exists = (file: string) =>
     () => false,
   );
 
-/** Runs `task` over `items`, at most `limit` at a time; the first failure rejects. */
-async function eachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<void>,
-) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
 export interface SampleLibraryOptions {
   projectRoot: string;
   /** Defaults to what `collectSampleClips(projectRoot)` finds. */
@@ -324,7 +312,7 @@ export async function openSampleLibrary(opts: SampleLibraryOptions) {
       { clips: cached.length, missing: missing.length },
       `rendering sample clips 0/${missing.length}`,
     );
-    await eachLimited(missing, options.concurrency ?? 1, async (clip) => {
+    await forEachLimited(missing, options.concurrency ?? 1, async (clip) => {
       if (options.signal?.aborted) return;
       try {
         await renderOne(clip, options);
