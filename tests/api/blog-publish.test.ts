@@ -2,7 +2,7 @@
  * Publishing with real `astro build`s: a published post becomes a pre-rendered page, quick edits
  * coalesce into one extra build, and a broken build leaves the previous release live.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLiveRelease } from '../../server/domains/site-build/static-site.ts';
@@ -79,6 +79,58 @@ describe('publishing rebuilds the static site', () => {
     const page = await t.app.inject({ url: `/blog/${post.slug}` });
     expect(page.body).toContain('Final words.');
   }, 60_000);
+
+  it('an edit goes live as its own page first, and no other page is rendered again', async () => {
+    const other = (await save({ title: 'Left alone', content: '<p>Unchanged.</p>' })).json().data;
+    const post = (await save({ title: 'Edited in place', content: '<p>Before.</p>' })).json().data;
+    await t.app.publisher.idle();
+    const pageFile = (slug: string) =>
+      path.join(siteDirs(t.dataDir).current, 'blog', `${slug}.html`);
+    const untouched = (await stat(pageFile(other.slug))).ino;
+
+    // Watch each release go live: the first shows the edited page while /blog still lists the
+    // old title (the quick release); the full build that follows brings the list.
+    const seen: { page: string; list: string }[] = [];
+    let watching = true;
+    let last = t.app.siteRelease.id;
+    const look = async () => {
+      if (t.app.siteRelease.id === last) return;
+      last = t.app.siteRelease.id;
+      const [page, list] = await Promise.all([
+        t.app.inject({ url: `/blog/${post.slug}` }),
+        t.app.inject({ url: '/blog' }),
+      ]);
+      seen.push({ page: page.body, list: list.body });
+    };
+    const watch = (async () => {
+      while (watching) {
+        await look();
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    // The list card shows the start of the body (the post has no excerpt of its own).
+    await save({ title: 'Edited in place', content: '<p>After the edit.</p>' }, post.id);
+    await t.app.publisher.idle();
+    watching = false;
+    await watch;
+    await look(); // the full build's switch, just before idle() returned
+
+    expect(seen).toHaveLength(2);
+    expect(seen[0]!.page).toContain('After the edit.');
+    expect(seen[0]!.list).not.toContain('After the edit.');
+    expect(seen[1]!.page).toContain('After the edit.');
+    expect(seen[1]!.list).toContain('After the edit.');
+    // The same file as before the edit: linked from the previous release, not rendered again.
+    expect((await stat(pageFile(other.slug))).ino).toBe(untouched);
+    // Every script and stylesheet the page loads is in the release it went live with.
+    const assets = [...seen[1]!.page.matchAll(/(?:href|src)="(\/_astro\/[^"]+)"/g)].map(
+      (m) => m[1]!,
+    );
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of assets) {
+      expect((await t.app.inject({ url: asset })).statusCode, asset).toBe(200);
+    }
+  }, 90_000);
 
   it('a renamed republished post answers its old address with a 301', async () => {
     const post = (await save({ title: 'Old name', content: '<p>Same body.</p>' })).json().data;

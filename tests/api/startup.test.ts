@@ -125,4 +125,38 @@ describe('npm start on a fresh data directory outside the checkout', () => {
     const poster = await fetch(`${base}/samples/${id}.jpg`);
     expect(poster.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
   });
+
+  it('a restart whose site is stale serves the previous release while the next one builds', async () => {
+    const before = lines.filter((line) => line.msg === 'site release live').length;
+    const article = (await (await fetch(`${base}/api/blog/posts`)).json()).data.posts[0].slug;
+    await server.stop();
+    // A build setting changed (a PUBLIC_* variable): the live release is stale.
+    process.env.PUBLIC_STARTUP_TEST = 'restarted';
+    try {
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        PORT: '0',
+        SAMPLE_CACHE_DIR: cacheDir,
+        VIDEO_WORKER: 'off',
+        LOG_FORMAT: 'json',
+      });
+      server = await startServer(config, { logStream, scheduler: false });
+      base = `http://127.0.0.1:${server.port}`;
+      // Listening at once, with the previous release's pages, while the rebuild runs.
+      for (const page of ['/', `/blog/${article}`]) {
+        const res = await fetch(`${base}${page}`);
+        expect(res.status, page).toBe(200);
+        expect(await res.text(), page).not.toContain('http-equiv="refresh"');
+      }
+      expect(lines.filter((line) => line.msg === 'site release live')).toHaveLength(before);
+      await vi.waitFor(
+        () =>
+          expect(lines.filter((line) => line.msg === 'site release live')).toHaveLength(before + 1),
+        { timeout: 120_000, interval: 200 },
+      );
+      expect((await fetch(`${base}/blog/${article}`)).status).toBe(200);
+    } finally {
+      delete process.env.PUBLIC_STARTUP_TEST;
+    }
+  }, 150_000);
 });

@@ -21,7 +21,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -484,26 +484,43 @@ await section('build', async () => {
     }),
   };
   await writeFile(snapshotPath, JSON.stringify(snapshot));
+  // As the server builds: the article pages apart, from the posts (a page's digest leaves out
+  // its view count, as the database's does).
+  const digest = ({ view_count: _views, ...shown }: PostsSnapshot['posts'][number]) =>
+    createHash('sha256').update(JSON.stringify(shown)).digest('hex');
   const builder = createSiteBuilder({
     dataDir: dir,
     publicSiteUrl: 'http://localhost:4321',
     log: quiet,
-    buildEnv: { BLOG_SNAPSHOT_PATH: snapshotPath },
+    buildEnv: { BLOG_SNAPSHOT_PATH: snapshotPath, BLOG_ARTICLES: 'separate' },
     extraSources: [snapshotPath],
+    articles: {
+      pageDigests: async () => new Map(snapshot.posts.map((post) => [post.slug, digest(post)])),
+      pagePosts: async (slugs) => snapshot.posts.filter((post) => slugs.includes(post.slug)),
+    },
   });
   const first = await builder.build();
   figures.push({
-    name: 'full site build, 1,000 published posts',
+    name: 'full site build, 1,000 published posts (every article page rendered)',
     value: +(first.durationMs / 1000).toFixed(1),
     unit: 's',
     goal: '≤ 30',
     met: first.durationMs <= 30_000,
   });
   snapshot.posts[0]!.content += '<p>One more paragraph.</p>';
+  snapshot.posts[0]!.updated_at = new Date().toISOString();
   await writeFile(snapshotPath, JSON.stringify(snapshot));
+  const quick = await builder.buildChangedPages();
+  figures.push({
+    name: 'after one edit, 1,000 posts: the changed page live (quick release)',
+    value: +((quick?.durationMs ?? NaN) / 1000).toFixed(1),
+    unit: 's',
+    goal: '≤ 5',
+    met: (quick?.durationMs ?? Infinity) <= 5000,
+  });
   const second = await builder.build();
   figures.push({
-    name: 'rebuild after one edit, 1,000 posts (content-layer cache warm)',
+    name: 'then the full rebuild, 1,000 posts (one article page rendered)',
     value: +(second.durationMs / 1000).toFixed(1),
     unit: 's',
   });

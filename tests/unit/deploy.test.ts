@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ENV_VARIABLES, loadConfig } from '../../server/config.ts';
 import { MEDIA_KEYS } from '../../server/core/media-store/types.ts';
+import { SOURCE_PATHS } from '../../server/domains/site-build/service.ts';
 import { filesUnder, moduleGraph, rel, relativeImports, ROOT } from '../helpers/source-tree.ts';
 
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -133,7 +134,7 @@ describe('deploy/Dockerfile', () => {
       copiedPaths.some((copied) => file === copied || file.startsWith(`${copied}/`));
     expect(loaded.filter((file) => !inImage(file))).toEqual([]);
     // The site build's inputs (server/domains/site-build/service.ts, SOURCE_PATHS).
-    for (const input of ['site', 'content', 'shared', 'astro.config.mjs', 'package-lock.json']) {
+    for (const input of SOURCE_PATHS) {
       expect(inImage(input), input).toBe(true);
     }
     const ignore = read('.dockerignore')
@@ -153,6 +154,7 @@ describe('deploy/Dockerfile', () => {
     const siteFiles = [
       ...filesUnder('site', ['.ts', '.tsx', '.astro', '.mjs']),
       path.join(ROOT, 'astro.config.mjs'),
+      path.join(ROOT, 'astro.articles.config.mjs'),
     ];
     const imported = new Set([...loadedModules, ...siteFiles].flatMap(packageImports));
     expect(imported.size).toBeGreaterThan(10);

@@ -1,5 +1,5 @@
 /** SQL for blog posts and slug redirects. Every function takes `db | tx` first. */
-import { and, desc, eq, like, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, like, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db.ts';
 import { postRedirects, posts, type PostRow } from '../../db/schema.ts';
 
@@ -7,12 +7,63 @@ export type NewPost = typeof posts.$inferInsert;
 
 const newestPublished = [desc(posts.publishedAt), desc(posts.createdAt), desc(posts.id)];
 
+/** Every published post, whole (`astro dev` renders each page from them). */
 export async function listPublished(db: DbOrTx): Promise<PostRow[]> {
   return db
     .select()
     .from(posts)
     .where(eq(posts.status, 'published'))
     .orderBy(...newestPublished);
+}
+
+/**
+ * Enough of a post's body for its list excerpt: only posts without an excerpt of their own need
+ * it, and 4,000 characters hold far more than the 160 of text any excerpt shows. The public list
+ * never loads every post's whole content.
+ */
+export const EXCERPT_SOURCE_CHARS = 4000;
+
+/** Every published post for the public list: no body beyond its excerpt's source. */
+export async function listPublishedSummaries(db: DbOrTx): Promise<PostRow[]> {
+  const { content: _content, ...columns } = getTableColumns(posts);
+  const rows = await db
+    .select({
+      ...columns,
+      content: sql<string>`case when ${posts.excerpt} = '' then left(${posts.content}, ${EXCERPT_SOURCE_CHARS}) else '' end`,
+    })
+    .from(posts)
+    .where(eq(posts.status, 'published'))
+    .orderBy(...newestPublished);
+  return rows;
+}
+
+/**
+ * slug → digest of what a post's static page shows, for every published post: the site build
+ * renders again only the pages whose digest changed (site-build/article-pages.ts). The view
+ * count is left out: the page's counter reads the live one, so a view never makes a page stale.
+ * The hashing runs in the database, so no post body is read for it.
+ */
+export async function publishedPageDigests(db: DbOrTx): Promise<Map<string, string>> {
+  const rows = await db
+    .select({
+      slug: posts.slug,
+      digest: sql<string>`md5(row(${posts.id}, ${posts.slug}, ${posts.title}, ${posts.excerpt},
+        ${posts.content}, ${posts.featuredImage}, ${posts.authorName}, ${posts.authorAvatar},
+        ${posts.publishedAt}, ${posts.createdAt}, ${posts.updatedAt}, ${posts.tags},
+        ${posts.metaTitle}, ${posts.metaDescription})::text)`,
+    })
+    .from(posts)
+    .where(eq(posts.status, 'published'));
+  return new Map(rows.map((row) => [row.slug, row.digest]));
+}
+
+/** The published posts of these slugs (a batch of pages to render), whole. */
+export async function listPublishedBySlugs(db: DbOrTx, slugs: string[]): Promise<PostRow[]> {
+  if (slugs.length === 0) return [];
+  return db
+    .select()
+    .from(posts)
+    .where(and(eq(posts.status, 'published'), inArray(posts.slug, slugs)));
 }
 
 export async function findPublishedBySlug(db: DbOrTx, slug: string): Promise<PostRow | null> {

@@ -11,110 +11,36 @@ import type { Db, DbOrTx } from '../../core/db.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { checkImage, reencodeImage } from '../../core/images.ts';
 import { MEDIA_KEYS, type MediaStore } from '../../core/media-store/types.ts';
-import type { PostRow, UserRow } from '../../db/schema.ts';
-import type {
-  AdminPost,
-  PostDetail,
-  PostInput,
-  PostsSnapshot,
-  PublicPost,
-} from '../../contracts/blog.ts';
+import type { UserRow } from '../../db/schema.ts';
+import type { PostDetail, PostInput, PostsSnapshot, PublicPost } from '../../contracts/blog.ts';
 import {
   BLOG_MESSAGES,
   BLOG_UPLOADS_PREFIX,
-  EXCERPT_LENGTH,
   isFeaturedImageUrl,
   MAX_UPLOAD_BYTES,
 } from '../../../shared/blog.ts';
+import { cutExcerpt, htmlText, toAdmin, toDetail, toListedDetail, toPublic } from './post-forms.ts';
 import { sanitizePostHtml } from './sanitizer.ts';
 import * as repo from './repository.ts';
 import { withFreeSlug } from './slug-allocation.ts';
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/** Spec: list excerpts are cut at 100 characters. */
-export function cutExcerpt(text: string, max = EXCERPT_LENGTH): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  return clean.length <= max ? clean : `${clean.slice(0, max - 1).trimEnd()}…`;
-}
-
-/** Visible text of sanitized HTML, for "is there content" checks and fallback excerpts. */
-export function htmlText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-export function toDetail(row: PostRow): PostDetail {
-  return {
-    id: row.id,
-    slug: row.slug,
-    title: row.title,
-    excerpt: row.excerpt,
-    content: row.content,
-    featured_image: row.featuredImage,
-    author_name: row.authorName,
-    author_avatar: row.authorAvatar,
-    published_at: iso(row.publishedAt),
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    view_count: row.viewCount,
-    tags: row.tags,
-    meta_title: row.metaTitle,
-    meta_description: row.metaDescription,
-  };
-}
-
-function toPublic(post: PostDetail): PublicPost {
-  return {
-    id: post.id,
-    slug: post.slug,
-    title: post.title,
-    excerpt: cutExcerpt(post.excerpt || htmlText(post.content)),
-    featured_image: post.featured_image,
-    author_name: post.author_name,
-    author_avatar: post.author_avatar,
-    published_at: post.published_at,
-    created_at: post.created_at,
-    view_count: post.view_count,
-    meta_title: post.meta_title,
-    meta_description: post.meta_description,
-  };
-}
-
-export function toAdmin(row: PostRow): AdminPost {
-  return {
-    id: row.id,
-    slug: row.slug,
-    title: row.title,
-    content: row.content,
-    excerpt: row.excerpt,
-    featured_image: row.featuredImage,
-    status: row.status,
-    meta_title: row.metaTitle,
-    meta_description: row.metaDescription,
-    tags: row.tags,
-    view_count: row.viewCount,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    published_at: iso(row.publishedAt),
-  };
-}
-
 /**
- * Published-posts cache: public reads never touch the database while it is fresh. The list form
- * of each post (its excerpt cut from the content) is made once per load, not per request.
+ * Published-posts cache: public lists never touch the database while it is fresh. It holds the
+ * list form of each post (its excerpt cut once per load), never the bodies: an article is read
+ * by its slug and kept among the last DETAILS_KEPT read (`details`), so memory does not grow
+ * with the blog.
  */
 interface PublishedCache {
   generation: number;
   listed: PublicPost[];
-  bySlug: Map<string, { detail: PostDetail; listed: PublicPost }>;
+  bySlug: Map<string, PublicPost>;
   loadedAt: number;
 }
 
-export { BLOG_UPLOADS_PREFIX };
+/** Articles kept whole in memory, the most recently read. */
+const DETAILS_KEPT = 200;
+
+export { BLOG_UPLOADS_PREFIX, cutExcerpt, htmlText, toAdmin, toDetail };
 
 /**
  * View counts in cached answers, and posts published by another instance, may lag this long
@@ -138,20 +64,21 @@ export function createBlogService(deps: {
   /** View counts recorded into the cached posts: part of every public ETag. */
   let views = 0;
   let loading: Promise<PublishedCache> | null = null;
+  /** The last articles read, by slug, each with the cache generation it was read under. */
+  const details = new Map<string, { generation: number; post: PostDetail }>();
   /** Bumped by every public change: a load that started before one must not be kept. */
   let changes = 0;
 
   function load(): Promise<PublishedCache> {
     const startedAt = changes;
     const job: Promise<PublishedCache> = repo
-      .listPublished(db)
+      .listPublishedSummaries(db)
       .then((rows) => {
-        const posts = rows.map(toDetail);
-        const listed = posts.map(toPublic);
+        const listed = rows.map((row) => toPublic(toListedDetail(row)));
         const fresh: PublishedCache = {
           generation: ++generation,
           listed,
-          bySlug: new Map(posts.map((p, i) => [p.slug, { detail: p, listed: listed[i]! }])),
+          bySlug: new Map(listed.map((post) => [post.slug, post])),
           loadedAt: Date.now(),
         };
         if (changes === startedAt) cache = fresh;
@@ -178,6 +105,28 @@ export function createBlogService(deps: {
     changes += 1;
     cache = null;
     loading = null;
+    details.clear();
+  }
+
+  /**
+   * A published article, whole: from `details` when read under the current cache generation,
+   * else by its slug from the database (one indexed row).
+   */
+  async function article(slug: string, current: PublishedCache): Promise<PostDetail | null> {
+    const kept = details.get(slug);
+    if (kept && kept.generation === current.generation) {
+      details.delete(slug); // re-inserted: the most recently read go last
+      details.set(slug, kept);
+      return kept.post;
+    }
+    const row = await repo.findPublishedBySlug(db, slug);
+    if (!row) return null;
+    const post = toDetail(row);
+    if (cache === current) {
+      details.set(slug, { generation: current.generation, post });
+      if (details.size > DETAILS_KEPT) details.delete(details.keys().next().value!);
+    }
+    return post;
   }
 
   function publicChanged() {
@@ -222,8 +171,9 @@ export function createBlogService(deps: {
     },
 
     async detail(slug: string) {
-      const { bySlug, generation: gen } = await published();
-      const post = bySlug.get(slug)?.detail;
+      const current = await published();
+      const gen = current.generation;
+      const post = current.bySlug.has(slug) ? await article(slug, current) : null;
       if (!post) throw notFound(BLOG_MESSAGES.notFound, 'POST_NOT_FOUND');
       return { etag: `W/"post-${gen}.${views}-${post.id}"`, data: post };
     },
@@ -234,7 +184,9 @@ export function createBlogService(deps: {
       if (count === null) throw notFound(BLOG_MESSAGES.notFound, 'POST_NOT_FOUND');
       const cached = cache?.bySlug.get(slug);
       if (cached) {
-        cached.detail.view_count = cached.listed.view_count = count;
+        cached.view_count = count;
+        const kept = details.get(slug)?.post;
+        if (kept) kept.view_count = count;
         // The answers changed: new ETags, so nothing serialized before this view is served again.
         views += 1;
       }
@@ -326,14 +278,30 @@ export function createBlogService(deps: {
       return `${BLOG_UPLOADS_PREFIX}${name}`;
     },
 
-    /** The published-posts snapshot the static build reads (Astro never opens the database). */
-    async snapshot(): Promise<PostsSnapshot> {
-      const rows = await repo.listPublished(db);
+    /**
+     * The published-posts snapshot the static build reads (Astro never opens the database). The
+     * server's builds read the `list` form of every post, for the list pages, feed and sitemap,
+     * and build the article pages apart, from `pageDigests` and `pagePosts`, only for the posts
+     * that changed. `astro dev` (`npm run dev`) renders every page from the `whole` posts.
+     */
+    async snapshot(form: 'list' | 'whole' = 'list'): Promise<PostsSnapshot> {
+      const posts =
+        form === 'list'
+          ? (await repo.listPublishedSummaries(db)).map(toListedDetail)
+          : (await repo.listPublished(db)).map(toDetail);
       return {
         generatedAt: new Date().toISOString(),
-        posts: rows.map(toDetail),
+        posts,
         redirects: await repo.publishedRedirects(db),
       };
+    },
+
+    /** slug → digest of what each published post's page shows (not its view count). */
+    pageDigests: () => repo.publishedPageDigests(db),
+
+    /** The published posts of these slugs, whole: one batch of article pages to render. */
+    async pagePosts(slugs: string[]): Promise<PostDetail[]> {
+      return (await repo.listPublishedBySlugs(db, slugs)).map(toDetail);
     },
 
     /** Local mode's first start: the sample articles of content/blog-seed, published. */

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
       dataDir: config.dataDir,
       publicSiteUrl: config.publicSiteUrl,
       log: pino({ level: 'warn' }),
+      articles: blog,
     });
     const manifest = await builder.build();
     console.log(

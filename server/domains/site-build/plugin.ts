@@ -52,7 +52,10 @@ declare module 'fastify' {
 export { emptyLiveRelease } from './static-site.ts';
 
 /** What the build and the /blog/{slug} fallback read from the blog. */
-export type PublishedPosts = Pick<BlogService, 'snapshot' | 'resolveSlug'>;
+export type PublishedPosts = Pick<
+  BlogService,
+  'snapshot' | 'resolveSlug' | 'pageDigests' | 'pagePosts'
+>;
 
 export const siteBuildPlugin = fp(
   async (
@@ -67,7 +70,7 @@ export const siteBuildPlugin = fp(
        * the publisher), so they are read when a build runs, never at registration.
        */
       posts: () => PublishedPosts;
-      /** Debounce between a public content change and its rebuild (default 1.5 s). */
+      /** Debounce between a public content change and its rebuild (default 0.5 s). */
       publishDebounceMs?: number | undefined;
       /** Writes the site instead of `astro build` (tests). */
       siteRenderer?: ((outDir: string) => Promise<void>) | undefined;
@@ -102,6 +105,10 @@ export const siteBuildPlugin = fp(
             log: app.log,
             onSwitch: reload,
             onBuildFinished: siteBuildMetrics(app.metrics),
+            articles: {
+              pageDigests: () => opts.posts().pageDigests(),
+              pagePosts: (slugs) => opts.posts().pagePosts(slugs),
+            },
             ...(releasePublisher ? { publish: releasePublisher.publish } : {}),
             ...(opts.siteRenderer ? { render: opts.siteRenderer } : {}),
           })
@@ -129,11 +136,14 @@ export const siteBuildPlugin = fp(
           })
         : null;
     const snapshotPath = postsSnapshotPath(config.dataDir);
-    const writeSnapshot = () => writePostsSnapshot(snapshotPath, () => opts.posts().snapshot());
+    // Without a builder, `astro dev` renders the pages, every article from this snapshot.
+    const writeSnapshot = () =>
+      writePostsSnapshot(snapshotPath, () => opts.posts().snapshot(builder ? 'list' : 'whole'));
     const publisher = createPublisher({
       builder,
       writeSnapshot,
-      debounceMs: opts.publishDebounceMs ?? 1500,
+      debounceMs: opts.publishDebounceMs ?? 500,
+      quickPages: !toBucket,
       log: app.log,
       exclusive: (fn) => database.exclusive(LOCK_KEYS.siteBuild, fn),
       ...(releasePublisher

@@ -35,7 +35,9 @@ export async function writePostsSnapshot(
 
 /**
  * The site builder of a data directory, with its posts snapshot as an input: `astro build`
- * reads it (BLOG_SNAPSHOT_PATH) and a change to it makes the live release stale.
+ * reads it (BLOG_SNAPSHOT_PATH) and a change to it makes the live release stale. The snapshot
+ * holds the list form of the posts; their pages are built apart from `articles`
+ * (article-pages.ts, BLOG_ARTICLES=separate).
  */
 export function createPostsSiteBuilder(
   opts: Omit<SiteBuilderOptions, 'buildEnv' | 'extraSources' | 'sourceDigest'>,
@@ -43,7 +45,10 @@ export function createPostsSiteBuilder(
   const snapshot = postsSnapshotPath(opts.dataDir);
   return createSiteBuilder({
     ...opts,
-    buildEnv: { BLOG_SNAPSHOT_PATH: snapshot },
+    buildEnv: {
+      BLOG_SNAPSHOT_PATH: snapshot,
+      ...(opts.articles ? { BLOG_ARTICLES: 'separate' } : {}),
+    },
     extraSources: [snapshot],
     sourceDigest: snapshotContent,
   });
@@ -51,12 +56,15 @@ export function createPostsSiteBuilder(
 
 /**
  * What of a snapshot the site shows: its posts and redirects, not when it was written, so every
- * instance that reads the same posts finds the same release current (SITE_PUBLISH=s3).
+ * instance that reads the same posts finds the same release current (SITE_PUBLISH=s3). Nor the
+ * view counts: a release does not go stale because posts were read (the pages' counters read
+ * the live count), so a restart after a day of readers does not rebuild.
  */
 function snapshotContent(bytes: Buffer): Buffer | string {
   try {
     const snapshot = JSON.parse(bytes.toString('utf8')) as PostsSnapshot;
-    return JSON.stringify([snapshot.posts, snapshot.redirects]);
+    const posts = snapshot.posts.map(({ view_count: _views, ...shown }) => shown);
+    return JSON.stringify([posts, snapshot.redirects]);
   } catch {
     return bytes; // not JSON: the build fails on it, and its bytes say it changed
   }

@@ -9,13 +9,14 @@
  * (NOTIFY), the operator's hook runs (a CDN purge) and releases beyond the newest few are deleted.
  */
 import { execFile } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import { isUtf8MimeType, mime } from '@fastify/send';
 import { forEachLimited } from '../../core/concurrency.ts';
 import { MEDIA_KEYS, type MediaStore } from '../../core/media-store/types.ts';
-import { MANIFEST, type ReleaseManifest } from './release.ts';
+import { ARTICLE_INDEX, MANIFEST, type ReleaseManifest } from './release.ts';
 import { releaseCacheControl } from './static-site.ts';
 
 /** The object naming the live release. */
@@ -103,15 +104,21 @@ export function createReleasePublisher(opts: ReleasePublisherOptions) {
   let hookFailures = 0;
 
   async function upload(manifest: ReleaseManifest, dir: string): Promise<void> {
-    // release.json too: an instance that downloads the release reads its file list from it.
-    const files = [...manifest.files, MANIFEST];
+    // release.json too: an instance that downloads the release reads its file list from it;
+    // and the article pages' index, so that instance's next build renders only changed pages.
+    const index = await stat(path.join(dir, ARTICLE_INDEX)).then(
+      () => [ARTICLE_INDEX],
+      () => [],
+    );
+    const files = [...manifest.files, MANIFEST, ...index];
     await forEachLimited(files, concurrency, (file) =>
       store.put(
         releaseKey(manifest.id, file),
         { file: path.join(dir, ...file.split('/')) },
         {
           contentType: releaseContentType(file),
-          cacheControl: file === MANIFEST ? 'no-cache' : releaseCacheControl(file),
+          cacheControl:
+            file === MANIFEST || file === ARTICLE_INDEX ? 'no-cache' : releaseCacheControl(file),
         },
       ),
     );

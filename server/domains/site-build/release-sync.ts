@@ -18,6 +18,7 @@ import { readLivePointer, releaseKey, type PublishLogger, type Turn } from './re
 import { forEachLimited } from '../../core/concurrency.ts';
 import {
   currentReleaseId,
+  ARTICLE_INDEX,
   MANIFEST,
   pruneReleases,
   readManifest,
@@ -101,6 +102,8 @@ export async function downloadRelease(
       await mkdir(path.dirname(target), { recursive: true });
       await pipeline(object.body, createWriteStream(target));
     });
+    const index = await store.get(releaseKey(id, ARTICLE_INDEX));
+    if (index) await pipeline(index.body, createWriteStream(path.join(tmp, ARTICLE_INDEX)));
     await writeManifest(tmp, manifest);
     // Unchanged files become hard links to the live release's, as a build's do (service.ts).
     await shareWithLiveRelease(dataDir, id, tmp, manifest.files, log);

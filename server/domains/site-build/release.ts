@@ -18,6 +18,8 @@ export interface ReleaseManifest {
 }
 
 export const MANIFEST = 'release.json';
+/** The article pages' index (article-pages.ts): beside the manifest, never served. */
+export const ARTICLE_INDEX = 'articles.json';
 
 export const siteDirs = (dataDir: string) => {
   const root = path.join(dataDir, 'site');
@@ -30,7 +32,7 @@ export async function listFiles(dir: string): Promise<string[]> {
   return entries
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-    .filter((f) => f !== MANIFEST)
+    .filter((f) => f !== MANIFEST && f !== ARTICLE_INDEX)
     .sort();
 }
 

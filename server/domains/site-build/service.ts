@@ -5,10 +5,18 @@
  * the release goes live here only once the bucket's pointer names it.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { forEachLimited } from '../../core/concurrency.ts';
+import {
+  articlePageFile,
+  buildArticlePages,
+  linkOrCopy,
+  readArticleIndex,
+  type ArticleIndex,
+  type ArticleRenderer,
+  type ArticleSource,
+} from './article-pages.ts';
 import { withProjectBuildLock } from './build-lock.ts';
 import { shareWithLiveRelease } from './release-dedupe.ts';
 import {
@@ -22,18 +30,7 @@ import {
   writeManifest,
   type ReleaseManifest,
 } from './release.ts';
-
-export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** Inputs of the static site: a change to any of them makes the live release stale. */
-const SOURCE_PATHS = [
-  'site',
-  'content',
-  'shared',
-  'server/contracts',
-  'astro.config.mjs',
-  'package-lock.json',
-];
+import { computeSourceHash, PROJECT_ROOT, type SourceDigest } from './source-hash.ts';
 
 /**
  * Where `astro build` writes before the output moves to DATA_DIR: inside the project. Astro
@@ -73,46 +70,24 @@ interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-/**
- * A content hash of every site input (paths and bytes, plus the build settings such as the public
- * origin and PUBLIC_* variables that Astro inlines), independent of mtimes.
- */
-export async function computeSourceHash(
-  root = PROJECT_ROOT,
-  extraFiles: string[] = [],
-  settings: Record<string, string> = {},
-  digest: SourceDigest = (bytes) => bytes,
-): Promise<string> {
-  const hash = createHash('sha256');
-  for (const [key, value] of Object.entries(settings).sort(([a], [b]) => a.localeCompare(b))) {
-    hash.update(`${key}=${value}\0`);
-  }
-  for (const file of extraFiles) {
-    // By name within DATA_DIR: instances with other data directories hash the same inputs alike.
-    hash.update(path.basename(file));
-    hash.update(digest(await readFile(file).catch(() => Buffer.alloc(0))));
-  }
-  for (const rel of SOURCE_PATHS) {
-    const abs = path.join(root, rel);
-    let files: string[];
-    try {
-      const entries = await readdir(abs, { recursive: true, withFileTypes: true });
-      files = entries
-        .filter((e) => e.isFile())
-        .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
-    } catch {
-      files = [rel]; // a file, or missing
-    }
-    for (const file of files.sort()) {
-      hash.update(file);
-      hash.update(await readFile(path.join(root, file)).catch(() => Buffer.alloc(0)));
-    }
-  }
-  return hash.digest('hex').slice(0, 16);
+export { computeSourceHash, PROJECT_ROOT, SOURCE_PATHS } from './source-hash.ts';
+
+/** How one `astro build` runs: another config file, more environment. */
+interface AstroRun {
+  config?: string;
+  env?: Record<string, string>;
 }
 
-/** What of an extra source's bytes counts toward the source hash. */
-export type SourceDigest = (bytes: Buffer) => Buffer | string;
+/** A release's manifest but for its id, time and duration. */
+type ReleaseContent = Pick<ReleaseManifest, 'sourceHash' | 'files' | 'inlineScriptHashes'>;
+
+/** The live release as a build reads it. */
+interface LiveRelease {
+  id: string;
+  dir: string;
+  manifest: ReleaseManifest;
+  index: ArticleIndex | null;
+}
 
 export interface SiteBuilderOptions {
   dataDir: string;
@@ -130,6 +105,13 @@ export interface SiteBuilderOptions {
   sourceDigest?: SourceDigest;
   /** Writes the site into the directory instead of `astro build` (tests: a release in milliseconds). */
   render?: (outDir: string) => Promise<void>;
+  /**
+   * The blog's posts, when their pages are built apart (article-pages.ts): the main build then
+   * renders none (BLOG_ARTICLES=separate) and each build renders only the changed ones.
+   */
+  articles?: ArticleSource;
+  /** Renders a batch of article pages instead of `astro build` (tests). */
+  renderArticles?: ArticleRenderer;
   /**
    * Runs between the build and the switch (SITE_PUBLISH=s3: uploads the release and writes the
    * bucket's pointer) and calls `goLive` to switch `current` here. A throw before `goLive` leaves
@@ -163,14 +145,21 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
   const sourceHash = () =>
     computeSourceHash(root, opts.extraSources, buildSettings(), opts.sourceDigest);
 
-  async function runAstroBuild(outDir: string): Promise<void> {
+  async function runAstroBuild(outDir: string, extra: AstroRun = {}): Promise<void> {
     const astroBin = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+    const args = [
+      astroBin,
+      'build',
+      '--silent',
+      ...(extra.config ? ['--config', extra.config] : []),
+    ];
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [astroBin, 'build', '--silent'], {
+      const child = spawn(process.execPath, args, {
         cwd: root,
         env: {
           ...process.env,
           ...opts.buildEnv,
+          ...extra.env,
           ASTRO_OUT_DIR: outDir,
           PUBLIC_SITE_URL: opts.publicSiteUrl,
           // Always the production bundles (minified React), also when the server runs in development.
@@ -192,34 +181,127 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     });
   }
 
-  async function build(): Promise<ReleaseManifest> {
-    const started = Date.now();
-    const { releases } = siteDirs(opts.dataDir);
-    await mkdir(releases, { recursive: true });
-    const id = `${new Date().toISOString().replace(/[-:.TZ]/g, '')}-${process.pid}`;
-    const outDir = path.join(releases, id);
+  /** The live release's folder, manifest and article index, or null before the first. */
+  async function liveRelease(): Promise<LiveRelease | null> {
+    const id = await currentReleaseId(opts.dataDir);
+    if (!id) return null;
+    const dir = path.join(siteDirs(opts.dataDir).releases, id);
+    const manifest = await readManifest(dir);
+    return manifest ? { id, dir, manifest, index: await readArticleIndex(dir) } : null;
+  }
+
+  /** What article pages are rendered with: the site's sources and settings, not its posts. */
+  const articleKey = () => computeSourceHash(root, [], buildSettings());
+
+  /**
+   * Every published post's page into `dir`, the unchanged ones linked from `live`. Returns the
+   * pages' inline-script hashes and their files.
+   */
+  async function articlePages(dir: string, id: string, live: LiveRelease | null) {
+    if (!opts.articles) return { scriptHashes: [], pageFiles: new Set<string>() };
+    const result = await buildArticlePages({
+      dir,
+      live,
+      key: await articleKey(),
+      source: opts.articles,
+      scratch: path.join(root, STAGING_DIR, `${id}-articles`),
+      render:
+        opts.renderArticles ??
+        ((snapshot, outDir) =>
+          withProjectBuildLock(root, () =>
+            runAstroBuild(outDir, {
+              config: 'astro.articles.config.mjs',
+              env: { BLOG_SNAPSHOT_PATH: snapshot },
+            }),
+          )),
+    });
+    opts.log.info(
+      { release: id, rendered: result.rendered, reused: result.reused },
+      `article pages: ${result.rendered} rendered, ${result.reused} unchanged`,
+    );
+    const pageFiles = new Set(Object.keys(result.index.pages).map(articlePageFile));
+    return { scriptHashes: result.index.scriptHashes, pageFiles, rendered: result.rendered };
+  }
+
+  /** The full build: `astro build` of the site, then the article pages that changed. */
+  async function fillFull(outDir: string, id: string): Promise<ReleaseContent> {
     const stagingDir = path.join(root, STAGING_DIR, id);
     const hash = await sourceHash();
-    opts.log.info({ release: id }, 'site build started');
-    let manifest: ReleaseManifest;
     try {
       await removeAbandonedStaging(root);
       const render = opts.render;
       if (render) await render(stagingDir);
       else await withProjectBuildLock(root, () => runAstroBuild(stagingDir));
       await moveDir(stagingDir, outDir);
+    } finally {
+      await rm(stagingDir, { recursive: true, force: true });
+    }
+    const articles = await articlePages(outDir, id, await liveRelease());
+    const files = await listFiles(outDir);
+    // Unchanged files become hard links to the live release's: disk grows with changes only.
+    await shareWithLiveRelease(opts.dataDir, id, outDir, files, opts.log);
+    const pages = files.filter((file) => !articles.pageFiles.has(file));
+    const hashes = new Set([
+      ...(await inlineScriptHashes(outDir, pages)),
+      ...articles.scriptHashes,
+    ]);
+    return { sourceHash: hash, files, inlineScriptHashes: [...hashes].sort() };
+  }
+
+  /**
+   * The quick release: the live one with the pages of the posts that changed since rendered
+   * again (or gone), everything else linked. The list pages, feed and sitemap wait for the full
+   * build that follows. Null when it cannot help: no live release, or one of other sources.
+   */
+  async function fillChangedPages(
+    live: LiveRelease,
+    outDir: string,
+    id: string,
+  ): Promise<ReleaseContent | null> {
+    const oldPages = new Set(Object.keys(live.index?.pages ?? {}).map(articlePageFile));
+    const kept = live.manifest.files.filter((file) => !oldPages.has(file));
+    for (const folder of new Set(kept.map((file) => path.posix.dirname(file)))) {
+      await mkdir(path.join(outDir, folder), { recursive: true });
+    }
+    await forEachLimited(kept, 16, (file) =>
+      linkOrCopy(path.join(live.dir, file), path.join(outDir, file)),
+    );
+    const articles = await articlePages(outDir, id, live);
+    if (articles.rendered === 0 && articles.pageFiles.size === oldPages.size) return null;
+    const hashes = new Set([...live.manifest.inlineScriptHashes, ...articles.scriptHashes]);
+    return {
+      // The list pages are still the live release's: a start-up finds it stale and rebuilds.
+      sourceHash: live.manifest.sourceHash,
+      files: await listFiles(outDir),
+      inlineScriptHashes: [...hashes].sort(),
+    };
+  }
+
+  /**
+   * Makes one release with `fill` and switches to it (through `opts.publish` when set). A
+   * failure leaves the previous release live and removes this one; `fill` returning null makes
+   * no release.
+   */
+  async function release(
+    kind: 'full' | 'pages',
+    fill: (outDir: string, id: string) => Promise<ReleaseContent | null>,
+  ): Promise<ReleaseManifest | null> {
+    const started = Date.now();
+    const { releases } = siteDirs(opts.dataDir);
+    await mkdir(releases, { recursive: true });
+    const id = `${new Date().toISOString().replace(/[-:.TZ]/g, '')}-${process.pid}`;
+    const outDir = path.join(releases, id);
+    opts.log.info({ release: id, kind }, 'site build started');
+    let manifest: ReleaseManifest;
+    try {
+      const content = await fill(outDir, id);
+      if (!content) {
+        await rm(outDir, { recursive: true, force: true });
+        return null;
+      }
       // Still the build: a release whose manifest cannot be written failed (counted, discarded).
-      const files = await listFiles(outDir);
-      // Unchanged files become hard links to the live release's: disk grows with changes only.
-      await shareWithLiveRelease(opts.dataDir, id, outDir, files, opts.log);
-      manifest = {
-        id,
-        builtAt: new Date().toISOString(),
-        sourceHash: hash,
-        durationMs: Date.now() - started,
-        files,
-        inlineScriptHashes: await inlineScriptHashes(outDir, files),
-      };
+      manifest = { id, builtAt: new Date().toISOString(), durationMs: 0, ...content };
+      manifest.durationMs = Date.now() - started;
       await writeManifest(outDir, manifest);
     } catch (error) {
       opts.onBuildFinished?.((Date.now() - started) / 1000, false);
@@ -229,13 +311,11 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
         'site build failed; the previous release stays live',
       );
       throw error;
-    } finally {
-      await rm(stagingDir, { recursive: true, force: true });
     }
     const goLive = async () => {
       await switchCurrent(opts.dataDir, id);
       await pruneReleases(opts.dataDir);
-      opts.log.info({ release: id, durationMs: manifest.durationMs }, 'site release live');
+      opts.log.info({ release: id, kind, durationMs: manifest.durationMs }, 'site release live');
       await opts.onSwitch?.(manifest);
     };
     try {
@@ -257,6 +337,8 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     return manifest;
   }
 
+  const build = async () => (await release('full', fillFull))!;
+
   return {
     /** Builds a new release now; concurrent callers share the running build. */
     build(): Promise<ReleaseManifest> {
@@ -264,6 +346,20 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
         running = null;
       });
       return running;
+    },
+
+    /**
+     * Renders again only the pages of the posts that changed since the live release and makes
+     * that live at once (seconds, however large the blog); the full build that should follow
+     * brings the list pages, feed and sitemap. Null when there was nothing to do here: no article
+     * source, no live release, a live release of other sources (only a full build renders those
+     * pages), or no page changed.
+     */
+    async buildChangedPages(): Promise<ReleaseManifest | null> {
+      if (!opts.articles) return null;
+      const live = await liveRelease();
+      if (!live?.index || live.index.key !== (await articleKey())) return null;
+      return release('pages', (outDir, id) => fillChangedPages(live, outDir, id));
     },
 
     /** The hash of the site's inputs as they are now (a release built from them carries it). */
