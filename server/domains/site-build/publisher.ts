@@ -2,7 +2,8 @@
  * Publishing: public content changes queue one debounced rebuild. Each turn first makes the
  * changed posts' pages live (`buildChangedPages`: seconds, however large the blog), then runs
  * the full build for the list pages, feed and sitemap. The snapshot of published posts is
- * written right before each build, so changes made during a build trigger exactly one more. A failed build keeps the previous release live and records the error. Instances that
+ * written right before the full build, so changes made during a build trigger exactly one more.
+ * A failed build keeps the previous release live and records the error. Instances that
  * share one database take turns (`exclusive`, a PostgreSQL advisory lock): snapshot, build and,
  * with SITE_PUBLISH=s3, the upload and pointer write are one turn, so one instance builds at a
  * time. Turns in one process also queue here, which is all PGlite (one process) needs.
