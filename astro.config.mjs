@@ -18,19 +18,44 @@ function apiProxy(target) {
   };
 }
 
+/**
+ * The article pages' addresses, for the sitemap, when the server builds them apart
+ * (BLOG_ARTICLES=separate, astro.articles.config.mjs): this build renders none of them, so the
+ * sitemap takes them from the posts snapshot. Mirrors `postPath` in site/lib/blog.ts.
+ * @param {string} origin
+ * @returns {string[]}
+ */
+function separateArticlePages(origin) {
+  const snapshot = process.env.BLOG_SNAPSHOT_PATH;
+  if (process.env.BLOG_ARTICLES !== 'separate' || !snapshot) return [];
+  /** @type {{ posts?: Array<{ slug: string }> }} */
+  let parsed;
+  try {
+    parsed = JSON.parse(readFileSync(snapshot, 'utf8'));
+  } catch {
+    return []; // no snapshot: no posts (a broken one fails the content loader with its error)
+  }
+  return (parsed.posts ?? []).map(
+    (post) => new URL(`/blog/${encodeURIComponent(post.slug)}`, origin).href,
+  );
+}
+
+const origin = process.env.PUBLIC_SITE_URL ?? site.baseUrl;
+
 // The site builder passes the release directory and public origin through the environment so
 // that every build lands in its own release folder (see server/domains/site-build).
 export default defineConfig({
   srcDir: './site',
   publicDir: './site/public',
   outDir: process.env.ASTRO_OUT_DIR ?? './dist',
-  site: process.env.PUBLIC_SITE_URL ?? site.baseUrl,
+  site: origin,
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file' },
   integrations: [
     react(),
     sitemap({
+      customPages: separateArticlePages(origin),
       // Only pages meant for search results: not the noindex ones (sign-in, private, utility).
       filter: (page) =>
         !/^\/(login|verify-email|reset-password|404|video-history|blog-admin|admin(\/.*)?|blog\/article-shell|embed\/.*)$/.test(

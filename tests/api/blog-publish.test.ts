@@ -65,6 +65,9 @@ describe('publishing rebuilds the static site', () => {
     expect(Date.now() - started).toBeLessThan(DEBOUNCE_MS + 30_000);
     const rss = await t.app.inject({ url: '/rss.xml' });
     expect(rss.body).toContain('Fresh from the press');
+    // Built apart from the rest of the site, the article is in its sitemap all the same.
+    const sitemap = await t.app.inject({ url: '/sitemap-0.xml' });
+    expect(sitemap.body).toContain(`/blog/${post.slug}</loc>`);
   }, 60_000);
 
   it('two quick edits make one extra build, showing the last edit', async () => {

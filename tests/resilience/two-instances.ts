@@ -88,7 +88,8 @@ function buildIntervals(proc: Proc, lines: LogLine[]): Interval[] {
     const release = typeof line.release === 'string' ? line.release : null;
     if (!release) continue;
     if (line.msg === 'site build started') open.set(release, line.time);
-    if (line.msg === 'site release live' || line.msg === 'site build failed') {
+    const ended = ['site release live', 'site build failed', 'site build had nothing to change'];
+    if (ended.includes(line.msg ?? '')) {
       intervals.push({
         proc: proc.name,
         release,

@@ -297,6 +297,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
       const content = await fill(outDir, id);
       if (!content) {
         await rm(outDir, { recursive: true, force: true });
+        opts.log.info({ release: id, kind }, 'site build had nothing to change');
         return null;
       }
       // Still the build: a release whose manifest cannot be written failed (counted, discarded).
