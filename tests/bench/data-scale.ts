@@ -10,7 +10,10 @@
  * section reports p50/p95 per endpoint at both sizes and the p95 ratio large ÷ near-empty, whose
  * goal is ≤ 2: a list that stays flat as data grows.
  *
- * Publishing, start-up and memory at 1k/10k posts (issue 19, item 5) are not measured here yet.
+ * Part `publish` (publish-scale.ts, issue 19 item 5): publish- and edit-to-live, astro build peak
+ * RSS, server RSS across 20 publishes, releases on disk and a restart with a changed blog, with
+ * the real server and `astro build` on 1,000 seeded posts (and 10,000 with BENCH_DATA=full).
+ * BENCH_DATA_PARTS=endpoints,publish picks the parts (both by default).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -36,6 +39,7 @@ import {
   type DataSize,
   type SeedResult,
 } from './data-scale-seed.ts';
+import { publishScaleBench } from './publish-scale.ts';
 
 type StartProcess = (
   script: string,
@@ -47,8 +51,17 @@ const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-19' };
 /** The deep pages sit this far into the heavy user's lists (offset 40,000 of 50,000 at full). */
 const DEEP_SHARE = 0.8;
 
-export const NOT_MEASURED_YET =
-  'Not measured yet (issue 19, item 5): publish-to-live at 1k/10k posts, build peak RSS, start-up with a changed blog, server RSS across 20 publishes.';
+const PARTS = ['endpoints', 'publish'] as const;
+
+/** BENCH_DATA_PARTS picks the parts of the section: endpoints, publish (both by default). */
+function wantedParts(): Set<string> {
+  const wanted = (process.env.BENCH_DATA_PARTS || PARTS.join(',')).split(',');
+  const unknown = wanted.filter((part) => !(PARTS as readonly string[]).includes(part));
+  if (unknown.length > 0) {
+    throw new Error(`BENCH_DATA_PARTS takes ${PARTS.join(', ')}; not '${unknown.join(',')}'.`);
+  }
+  return new Set(wanted);
+}
 
 /** BENCH_DATA picks the large size: small (default) or full. */
 function largeSize(): DataSize {
@@ -238,8 +251,6 @@ function tableOf(empty: SizeRun, large: SizeRun, names: string[]): string {
       const goal = ratio === null ? 'n/a' : ratio <= GOAL_RATIO ? '✓' : '✗';
       return `| ${name} | ${ms(e)} | ${ms(l)} | ${ratio ?? '–'} | ${goal} | ${notesOf(empty, large, name)} |`;
     }),
-    '',
-    NOT_MEASURED_YET,
   ].join('\n');
 }
 
@@ -295,8 +306,8 @@ function figuresOf(empty: SizeRun, large: SizeRun, names: string[]): Figure[] {
 }
 
 /**
- * The near-empty and the seeded database side by side, timed endpoint by endpoint; skipped
- * (saying so) without PostgreSQL.
+ * The parts BENCH_DATA_PARTS names: the endpoints timed on a near-empty and a seeded database, and
+ * publishing at blog scale (publish-scale.ts); skipped (saying so) without PostgreSQL.
  */
 export async function dataScaleBench(
   startProcess: StartProcess,
@@ -305,9 +316,31 @@ export async function dataScaleBench(
   if (!adminUrl) {
     const skipped =
       'Skipped: the data-scale section seeds PostgreSQL; set BENCH_DATABASE_URL or TEST_DATABASE_URL.';
-    return { figures: [], table: `${skipped}\n\n${NOT_MEASURED_YET}` };
+    return { figures: [], table: skipped };
   }
+  const parts = wantedParts();
   const large = largeSize();
+  const figures: Figure[] = [];
+  const tables: string[] = [];
+  if (parts.has('endpoints')) {
+    const endpoints = await endpointsBench(startProcess, adminUrl, large);
+    figures.push(...endpoints.figures);
+    tables.push(endpoints.table);
+  }
+  if (parts.has('publish')) {
+    const publish = await publishScaleBench(adminUrl, large === SIZES.full);
+    figures.push(...publish.figures);
+    tables.push(publish.table);
+  }
+  return { figures, table: tables.join('\n\n') };
+}
+
+/** The endpoints part: the near-empty and the seeded database, timed endpoint by endpoint. */
+async function endpointsBench(
+  startProcess: StartProcess,
+  adminUrl: string,
+  large: DataSize,
+): Promise<{ figures: Figure[]; table: string }> {
   const targets = deepTargets(large);
   const emptySetUp = await setUpSize(startProcess, adminUrl, SIZES.empty, targets);
   try {

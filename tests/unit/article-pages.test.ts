@@ -5,7 +5,7 @@
  * are never reused. `astro build` is replaced by stand-ins that record what they were asked to
  * render; everything after the render (links, index, manifest, switch) is the real code.
  */
-import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -116,6 +116,9 @@ describe('article pages built apart', () => {
     // The same file as the previous release's, not a copy: disk grows with changes only.
     expect(await inode(await page('a'))).toBe(unchanged);
     expect(second.inlineScriptHashes).toHaveLength(3);
+    // Nothing is left in the project's staging folder.
+    const staging = path.join(root, 'node_modules', '.cache', 'site-builds');
+    expect(await readdir(staging).catch(() => [])).toEqual([]);
     expect((await readArticleIndex(await live()))!.pages).toEqual({
       a: 'Post a',
       b: 'Post b, edited',

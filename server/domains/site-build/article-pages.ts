@@ -143,13 +143,17 @@ export async function buildArticlePages(opts: ArticleBuildOptions): Promise<Arti
 
   const batchSize = opts.batchSize ?? 1000;
   toRender.sort();
-  for (let start = 0; start < toRender.length; start += batchSize) {
-    const batch = toRender.slice(start, start + batchSize);
-    const posts = await opts.source.pagePosts(batch);
-    const rendered = await renderBatch(opts, posts, start / batchSize);
-    for (const file of rendered.assets) assets.add(file);
-    for (const hash of rendered.scriptHashes) scriptHashes.add(hash);
-    for (const slug of rendered.slugs) pages[slug] = digests.get(slug)!;
+  try {
+    for (let start = 0; start < toRender.length; start += batchSize) {
+      const batch = toRender.slice(start, start + batchSize);
+      const posts = await opts.source.pagePosts(batch);
+      const rendered = await renderBatch(opts, posts, start / batchSize);
+      for (const file of rendered.assets) assets.add(file);
+      for (const hash of rendered.scriptHashes) scriptHashes.add(hash);
+      for (const slug of rendered.slugs) pages[slug] = digests.get(slug)!;
+    }
+  } finally {
+    await rm(opts.scratch, { recursive: true, force: true });
   }
   const index: ArticleIndex = {
     key,
