@@ -24,6 +24,14 @@ describe('npm start on a fresh data directory outside the checkout', () => {
   const rendered: string[] = [];
   let releaseRenders!: () => void;
   const rendersHeld = new Promise<void>((resolve) => (releaseRenders = resolve));
+  const startConfig = () =>
+    loadConfig({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SAMPLE_CACHE_DIR: cacheDir,
+      VIDEO_WORKER: 'off',
+      LOG_FORMAT: 'json',
+    });
 
   beforeAll(async () => {
     // A sibling whose path starts with the checkout's: Astro took such an outDir for one inside
@@ -37,14 +45,7 @@ describe('npm start on a fresh data directory outside the checkout', () => {
       await writeFile(req.posterPath, Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
       rendered.push(req.prompt);
     };
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      PORT: '0',
-      SAMPLE_CACHE_DIR: cacheDir,
-      VIDEO_WORKER: 'off',
-      LOG_FORMAT: 'json',
-    });
-    server = await startServer(config, { sampleRenderer, logStream, scheduler: false });
+    server = await startServer(startConfig(), { sampleRenderer, logStream, scheduler: false });
     base = `http://127.0.0.1:${server.port}`;
   }, 60_000);
 
@@ -133,14 +134,7 @@ describe('npm start on a fresh data directory outside the checkout', () => {
     // A build setting changed (a PUBLIC_* variable): the live release is stale.
     process.env.PUBLIC_STARTUP_TEST = 'restarted';
     try {
-      const config = loadConfig({
-        DATA_DIR: dataDir,
-        PORT: '0',
-        SAMPLE_CACHE_DIR: cacheDir,
-        VIDEO_WORKER: 'off',
-        LOG_FORMAT: 'json',
-      });
-      server = await startServer(config, { logStream, scheduler: false });
+      server = await startServer(startConfig(), { logStream, scheduler: false });
       base = `http://127.0.0.1:${server.port}`;
       // Listening at once, with the previous release's pages, while the rebuild runs.
       for (const page of ['/', `/blog/${article}`]) {

@@ -184,21 +184,23 @@ function seedStatements(size: DataSize): Array<[string, string, unknown[]]> {
        from seed_ledger order by created_at`,
       [],
     ],
-    [
-      'posts',
-      `insert into posts (slug, title, content, excerpt, status, tags, author_name, published_at,
-                          created_at, updated_at, view_count)
-       select 'bench-post-' || n, 'Bench post ' || n || ': making better 8-second videos',
-              '<h2>Part ' || n || '</h2><p>' || repeat('Describe the subject, the action, the camera and the sound. ', 12) || '</p>',
-              'How to plan a short clip: subject, motion, camera, light and sound in one sentence.',
-              'published', array['bench', 't' || n % 10], 'Bench',
-              now() - (($1::int - n) * interval '1 hour'), now() - (($1::int - n) * interval '1 hour'),
-              now() - (($1::int - n) * interval '1 hour'), n % 500
-       from generate_series(1, $1::int) n`,
-      [size.posts],
-    ],
+    ['posts', SEED_POSTS_SQL, [size.posts]],
   ];
 }
+
+/**
+ * Published posts 1 … $1: the same slugs, titles, ~750-byte bodies and spacing (one hour apart,
+ * the newest now) wherever the bench seeds a blog (this seed, publish-scale-probe.ts).
+ */
+export const SEED_POSTS_SQL = `insert into posts (slug, title, content, excerpt, status, tags, author_name, published_at,
+                      created_at, updated_at, view_count)
+   select 'bench-post-' || n, 'Bench post ' || n || ': making better 8-second videos',
+          '<h2>Part ' || n || '</h2><p>' || repeat('Describe the subject, the action, the camera and the sound. ', 12) || '</p>',
+          'How to plan a short clip: subject, motion, camera, light and sound in one sentence.',
+          'published', array['bench', 't' || n % 10], 'Bench',
+          now() - (($1::int - n) * interval '1 hour'), now() - (($1::int - n) * interval '1 hour'),
+          now() - (($1::int - n) * interval '1 hour'), n % 500
+   from generate_series(1, $1::int) n`;
 
 /**
  * Per-row change notices (migration 0005) would queue one NOTIFY per seeded row in a database

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { openPostgres } from '../../server/core/db.ts';
 import { freePort, PROJECT_ROOT, sleep } from '../helpers/process.ts';
 import { json } from './data-scale-http.ts';
+import { SEED_POSTS_SQL } from './data-scale-seed.ts';
 
 /** `server/main.ts` running as a child, on a port chosen before the spawn. */
 export interface ServerChild {
@@ -255,19 +256,7 @@ export async function seedPosts(url: string, count: number): Promise<number> {
   await client.connect();
   try {
     const started = performance.now();
-    // The posts of data-scale-seed.ts: the same slugs, titles, ~750-byte bodies and spacing.
-    await client.query(
-      `insert into posts (slug, title, content, excerpt, status, tags, author_name, published_at,
-                          created_at, updated_at, view_count)
-       select 'bench-post-' || n, 'Bench post ' || n || ': making better 8-second videos',
-              '<h2>Part ' || n || '</h2><p>' || repeat('Describe the subject, the action, the camera and the sound. ', 12) || '</p>',
-              'How to plan a short clip: subject, motion, camera, light and sound in one sentence.',
-              'published', array['bench', 't' || n % 10], 'Bench',
-              now() - (($1::int - n) * interval '1 hour'), now() - (($1::int - n) * interval '1 hour'),
-              now() - (($1::int - n) * interval '1 hour'), n % 500
-       from generate_series(1, $1::int) n`,
-      [count],
-    );
+    await client.query(SEED_POSTS_SQL, [count]);
     await client.query('analyze posts');
     return (performance.now() - started) / 1000;
   } finally {
