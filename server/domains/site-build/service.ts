@@ -194,15 +194,15 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
   const articleKey = () => computeSourceHash(root, [], buildSettings());
 
   /**
-   * Every published post's page into `dir`, the unchanged ones linked from `live`. Returns the
-   * pages' inline-script hashes and their files.
+   * Every published post's page into `dir`, the unchanged ones linked from `live` when it was
+   * rendered with `key` (articleKey()). Returns the pages' inline-script hashes and their files.
    */
-  async function articlePages(dir: string, id: string, live: LiveRelease | null) {
+  async function articlePages(dir: string, id: string, live: LiveRelease | null, key: string) {
     if (!opts.articles) return { scriptHashes: [], pageFiles: new Set<string>() };
     const result = await buildArticlePages({
       dir,
       live,
-      key: await articleKey(),
+      key,
       source: opts.articles,
       scratch: path.join(root, STAGING_DIR, `${id}-articles`),
       render:
@@ -236,7 +236,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     } finally {
       await rm(stagingDir, { recursive: true, force: true });
     }
-    const articles = await articlePages(outDir, id, await liveRelease());
+    const articles = await articlePages(outDir, id, await liveRelease(), await articleKey());
     const files = await listFiles(outDir);
     // Unchanged files become hard links to the live release's: disk grows with changes only.
     await shareWithLiveRelease(opts.dataDir, id, outDir, files, opts.log);
@@ -266,7 +266,8 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     await forEachLimited(kept, 16, (file) =>
       linkOrCopy(path.join(live.dir, file), path.join(outDir, file)),
     );
-    const articles = await articlePages(outDir, id, live);
+    // buildChangedPages checked that the live pages have the current key: not hashed again.
+    const articles = await articlePages(outDir, id, live, live.index!.key);
     if (articles.rendered === 0 && articles.pageFiles.size === oldPages.size) return null;
     const hashes = new Set([...live.manifest.inlineScriptHashes, ...articles.scriptHashes]);
     return {
