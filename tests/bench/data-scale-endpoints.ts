@@ -20,8 +20,9 @@ export interface DeepTargets {
   ledgerOffset: number;
   /** The deep history page (1-based, HISTORY_PAGE_SIZE a page). */
   historyPage: number;
-  /** The admin user search's `q`: part of the seeded emails. */
+  /** The admin user search's `q`: part of one seeded email, and part of every one. */
   searchQuery: string;
+  broadSearchQuery: string;
 }
 
 /** A running server with its admin and heavy-user sessions. */
@@ -119,6 +120,11 @@ export async function prepareEndpoints(
     {
       name: `admin user search (q=${targets.searchQuery})`,
       path: `/api/admin/users?q=${encodeURIComponent(targets.searchQuery)}`,
+      auth: 'admin',
+    },
+    {
+      name: `admin user search, broad (q=${targets.broadSearchQuery})`,
+      path: `/api/admin/users?q=${encodeURIComponent(targets.broadSearchQuery)}`,
       auth: 'admin',
     },
     { name: 'admin overview', path: '/api/admin/overview', auth: 'admin' },

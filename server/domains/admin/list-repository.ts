@@ -13,6 +13,7 @@ import type {
   AdminTaskStatus,
   AdminWebhookEvent,
 } from '../../contracts/admin.ts';
+import type { EmailSearchPlan } from './email-search.ts';
 import { pageAs, readPage, type KeyedRow, type ListSource, type PageStart } from './paging.ts';
 import {
   iso,
@@ -30,16 +31,27 @@ const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\$
 
 /**
  * Customers only: the rows behind admin sessions (provider 'admin') are never listed. `search`
- * (3 characters at least: the service checks) is matched anywhere in the email with ILIKE,
- * which users_email_trgm_idx answers; the list itself walks users_created_id_idx.
+ * (3 characters at least: the service checks) is matched anywhere in the email, as the search
+ * plan says (email-search.ts): users_email_trgm_idx is asked for the plan's probe, the rarest
+ * part of the text, and the whole text is checked on what it returns (`lower(email) like`, which
+ * the index cannot take, so it never adds the common trigrams back). A broad search is a plain
+ * ILIKE left to the planner; the list itself walks users_created_id_idx.
  */
-export function userListSource(search: string): ListSource {
+export function userListSource(
+  search: string,
+  plan: EmailSearchPlan = { probe: search, broad: false },
+): ListSource {
   const where = [sql`u.provider <> 'admin'`];
-  if (search) where.push(sql`u.email ilike ${likeContaining(search)}`);
-  // A search reads its matches through the trigram index once (the materialized CTE `matches`),
-  // then pages and counts them: left to itself the planner may walk users_created_id_idx for the
-  // LIMIT instead and filter every user when few or none match.
-  const matches = search ? sql`select * from users u where ${sql.join(where, sql` and `)}` : null;
+  if (search && plan.broad) where.push(sql`u.email ilike ${likeContaining(search)}`);
+  if (search && !plan.broad) {
+    where.push(sql`u.email ilike ${likeContaining(plan.probe)}`);
+    if (plan.probe !== search) where.push(sql`lower(u.email) like ${likeContaining(search)}`);
+  }
+  // A narrow search reads its matches through the trigram index once (the materialized CTE
+  // `matches`), then pages and counts them: left to itself the planner may walk
+  // users_created_id_idx for the LIMIT instead and filter every user when few or none match.
+  const matches =
+    search && !plan.broad ? sql`select * from users u where ${sql.join(where, sql` and `)}` : null;
   return {
     ...(matches ? { matches } : {}),
     select: sql`select ${USER_COLUMNS}, ${cursorTimestampSql(sql`u.created_at`)} as sort_ts
@@ -51,8 +63,13 @@ export function userListSource(search: string): ListSource {
   };
 }
 
-export async function listUsers(db: DbOrTx, search: string, start: PageStart) {
-  const page = await readPage<UserSqlRow & KeyedRow>(db, userListSource(search), start);
+export async function listUsers(
+  db: DbOrTx,
+  search: string,
+  plan: EmailSearchPlan,
+  start: PageStart,
+) {
+  const page = await readPage<UserSqlRow & KeyedRow>(db, userListSource(search, plan), start);
   return pageAs('users', page, toAdminUser);
 }
 

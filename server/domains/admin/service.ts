@@ -5,6 +5,7 @@
  * credits service for the ledger, the accounts service for the operator's row and sessions.
  */
 import type { Config } from '../../config.ts';
+import { cachedReading } from '../../core/cached-reading.ts';
 import type { Db } from '../../core/db.ts';
 import { AppError } from '../../core/errors.ts';
 import { verifyPassword } from '../../core/passwords.ts';
@@ -19,6 +20,7 @@ import {
 import type { AccountsService } from '../accounts/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import { createDailyStatsReader } from './daily-stats.ts';
+import { EMAIL_STATS_TTL_MS, planEmailSearch, readEmailTrigramStats } from './email-search.ts';
 import { adminUserRow, sameUsername } from './identity.ts';
 import {
   ADDRESS_LOCKOUT_FAILURES,
@@ -57,6 +59,11 @@ export function createAdminService(deps: {
   const mutations = createAdminMutations({ db, credits });
   const dailyStats = createDailyStatsReader({ db, now });
   const overviewCounts = createOverviewReader({ db, now });
+  // The email search's trigram frequencies (email-search.ts), read once per EMAIL_STATS_TTL_MS.
+  const emailTrigramStats = cachedReading(() => readEmailTrigramStats(db), {
+    ttlMs: EMAIL_STATS_TTL_MS,
+    now,
+  });
 
   /** 429 with the minutes left while any of `keys` is locked; `onLocked` runs first. */
   async function refuseWhileLocked(keys: LockoutKey[], at: Date, onLocked?: () => void) {
@@ -151,12 +158,14 @@ export function createAdminService(deps: {
      * search, so a text shorter than 3 characters (no trigram: every row would be read) is
      * refused with what to type instead.
      */
-    users(q: string, page: PageRequest) {
+    async users(q: string, page: PageRequest) {
       const search = q.trim().toLowerCase();
       if (search && search.length < USER_SEARCH_MIN_LENGTH) {
         throw new AppError(400, 'SEARCH_TOO_SHORT', USER_SEARCH_TOO_SHORT);
       }
-      return lists.listUsers(db, search, pageStart(page));
+      const start = pageStart(page);
+      const stats = search ? await emailTrigramStats().catch(() => null) : null;
+      return lists.listUsers(db, search, planEmailSearch(search, stats), start);
     },
 
     async userDetail(userId: string) {
