@@ -1,33 +1,80 @@
 /**
- * Post slugs (spec 5 "Slug preview"). Pure and dependency-light because the same function runs in
+ * Post slugs (spec 5 "Slug preview"). Pure and dependency-free because the same function runs in
  * the editor's URL preview (browser island) and on the server when a post is saved, so the preview
  * always shows the URL the server will store.
  */
-// Named import of the one function we use: pinyin-pro is `sideEffects: false` ESM, so the bundler
-// drops its segmentation/matching/HTML helpers from the island.
-import { pinyin } from 'pinyin-pro';
-
 /** Longest slug we store or preview (spec 5: truncated to 100 characters). */
 export const SLUG_MAX_LENGTH = 100;
 
 /** What an empty or all-symbol title becomes (spec 5). */
 export const FALLBACK_SLUG = 'untitled-post';
 
-// Latin letters that NFKD does not decompose into a base letter plus combining marks; without this
-// table they would simply be removed ("Straße" → "strae").
-const UNDECOMPOSABLE_LATIN: Readonly<Record<string, string>> = {
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  đ: 'd',
-  ð: 'd',
-  þ: 'th',
-  ł: 'l',
-  ı: 'i',
+/**
+ * Spec 5: "a set of common Chinese words transliterated to pinyin". The words this blog's titles
+ * use most (video making, AI, how-to), each as one toneless pinyin word. Chinese characters that
+ * are not part of one of these words are dropped with the other non-word characters; add a word
+ * here to keep it in slugs.
+ */
+export const CHINESE_WORDS: Readonly<Record<string, string>> = {
+  人工智能: 'rengongzhineng',
+  短视频: 'duanshipin',
+  提示词: 'tishici',
+  视频: 'shipin',
+  生成: 'shengcheng',
+  教程: 'jiaocheng',
+  指南: 'zhinan',
+  技巧: 'jiqiao',
+  创作: 'chuangzuo',
+  制作: 'zhizuo',
+  智能: 'zhineng',
+  模型: 'moxing',
+  文本: 'wenben',
+  文字: 'wenzi',
+  图片: 'tupian',
+  图像: 'tuxiang',
+  动画: 'donghua',
+  特效: 'texiao',
+  效果: 'xiaoguo',
+  音频: 'yinpin',
+  音乐: 'yinyue',
+  声音: 'shengyin',
+  镜头: 'jingtou',
+  剪辑: 'jianji',
+  电影: 'dianying',
+  高清: 'gaoqing',
+  创意: 'chuangyi',
+  设计: 'sheji',
+  营销: 'yingxiao',
+  入门: 'rumen',
+  新手: 'xinshou',
+  免费: 'mianfei',
+  在线: 'zaixian',
+  工具: 'gongju',
+  功能: 'gongneng',
+  更新: 'gengxin',
+  发布: 'fabu',
+  最新: 'zuixin',
+  如何: 'ruhe',
+  使用: 'shiyong',
+  方法: 'fangfa',
+  案例: 'anli',
+  分享: 'fenxiang',
+  对比: 'duibi',
+  评测: 'pingce',
+  推荐: 'tuijian',
+  博客: 'boke',
+  产品: 'chanpin',
+  接吻: 'jiewen',
+  拥抱: 'yongbao',
 };
-const UNDECOMPOSABLE_LATIN_RE = /[ßæœøđðþłı]/g;
-const HAN_RE = /\p{Script=Han}/u;
+
+// Longest words first, so 人工智能 is read as one word and not as 人工 + 智能.
+const CHINESE_WORDS_RE = new RegExp(
+  Object.keys(CHINESE_WORDS)
+    .sort((a, b) => b.length - a.length)
+    .join('|'),
+  'g',
+);
 
 /** Cuts to `max` characters without leaving a hyphen dangling at the end. */
 function truncateSlug(slug: string, max: number): string {
@@ -35,32 +82,20 @@ function truncateSlug(slug: string, max: number): string {
 }
 
 /**
- * Title → URL slug: lower-case; every Chinese character becomes its toneless pinyin syllable as its
- * own word; accented Latin letters lose their accents (é → e, ß → ss); anything that is not a-z,
- * 0-9, underscore, whitespace or hyphen is removed (not replaced, so "what's" → "whats"); runs of
- * whitespace, underscores and hyphens become one hyphen; edges trimmed; at most 100 characters;
- * 'untitled-post' when nothing is left.
+ * Title → URL slug, the rule of spec 5 step by step: lower-case; the Chinese words of
+ * CHINESE_WORDS become their pinyin, each as its own word (spaced, so "AI视频指南" → "ai-shipin-
+ * zhinan" rather than one run "aishipinzhinan"); every character other than a word character,
+ * whitespace or hyphen is removed (not replaced: "what's" → "whats"). "Word character" is
+ * JavaScript's `\w`, A-Z, a-z, 0-9 and underscore, so other Chinese characters, accented letters
+ * (é, ß), full-width letters and emoji are removed too ("Café" → "caf"). Runs of whitespace,
+ * underscores and hyphens become one hyphen; edges trimmed; at most 100 characters, with no hyphen
+ * left at the cut; 'untitled-post' when nothing is left.
  */
 export function slugify(title: string): string {
-  // NFKD splits accented letters into base + combining mark (and folds full-width ＡＢＣ１２３),
-  // so dropping the marks transliterates instead of deleting the letter.
-  const folded = title
+  const slug = title
     .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .replace(UNDECOMPOSABLE_LATIN_RE, (letter) => UNDECOMPOSABLE_LATIN[letter] ?? '');
-
-  // pinyin-pro's dictionary covers all of CJK Unified Ideographs (not a short word list) and picks
-  // readings of polyphonic characters from context (重庆 → chong qing, 重要 → zhong yao). Each
-  // syllable is one array item and each non-Chinese run one item, so joining with a space makes
-  // every syllable its own word. `v: true` writes ü as v (绿 → lv), the usual convention in URLs.
-  const words = HAN_RE.test(folded)
-    ? pinyin(folded, { toneType: 'none', type: 'array', nonZh: 'consecutive', v: true }).join(' ')
-    : folded;
-
-  const slug = words
-    .toLowerCase()
-    .replace(/[^a-z0-9_\s-]+/g, '')
+    .replace(CHINESE_WORDS_RE, (word) => ` ${CHINESE_WORDS[word] ?? ''} `)
+    .replace(/[^\w\s-]/g, '')
     .replace(/[\s_-]+/g, '-')
     .replace(/^-+|-+$/g, '');
   return truncateSlug(slug, SLUG_MAX_LENGTH) || FALLBACK_SLUG;

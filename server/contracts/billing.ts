@@ -66,6 +66,13 @@ export const CheckoutStatusResponse = Ok(
     ]),
     type: Type.Union([Type.Literal('subscription'), Type.Literal('credits')]),
     credits: Type.Integer(),
+    /** What was bought and for how much, so the page reports a confirmed payment once. */
+    item_id: Type.String({ description: 'The plan or credit pack id' }),
+    billing_cycle: Type.Union([Type.Literal('monthly'), Type.Literal('yearly'), Type.Null()], {
+      description: "A plan's billing cycle; null for a credit pack",
+    }),
+    amount: Type.Number({ description: 'The price charged, in currency units (29.9 is $29.90)' }),
+    currency: Type.String({ description: 'ISO currency code, lower case (usd)' }),
   }),
 );
 export type CheckoutStatusResponse = Static<typeof CheckoutStatusResponse>;

@@ -24,6 +24,7 @@ import SignIn from './admin/SignIn.tsx';
 import TasksView from './admin/TasksView.tsx';
 import UsersView from './admin/UsersView.tsx';
 import WebhooksView from './admin/WebhooksView.tsx';
+import LoadingScreen from './LoadingScreen.tsx';
 import Icon from './shared/Icon.tsx';
 
 const SIGNED_OUT = 'You have signed out of the admin dashboard.';
@@ -166,12 +167,7 @@ export default function AdminDashboard() {
 
   switch (auth.status) {
     case 'checking':
-      return (
-        <div className="admin-state admin-state--page" role="status">
-          <span className="spinner" aria-hidden="true" />
-          Checking your admin session…
-        </div>
-      );
+      return <LoadingScreen />;
     case 'unreachable':
       return (
         <div className="admin-state admin-state--page admin-state--error">

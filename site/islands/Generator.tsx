@@ -15,6 +15,7 @@ import {
 import { VIDEO_COST } from '../../shared/video.ts';
 import * as icons from '../lib/icons/index.ts';
 import { $authReady, $authToken, $user } from '../stores/auth.ts';
+import LoadingScreen from './LoadingScreen.tsx';
 import { $credits } from '../stores/credits.ts';
 import {
   $generation,
@@ -74,7 +75,7 @@ interface ButtonAreaProps {
 
 /** Spec 2 "Button area": login line, not-enough-credits line, or the Generate Video button. */
 function ButtonArea({ ready, signedIn, credits, busy }: ButtonAreaProps) {
-  if (!ready) return <div className="gen-actions__placeholder" aria-hidden="true" />;
+  if (!ready) return <LoadingScreen variant="inline" className="gen-actions__placeholder" />;
   if (!signedIn) {
     return (
       <p className="gen-credit-hint" data-testid="credit-hint">

@@ -12,6 +12,7 @@ import type { IconData } from '../lib/icons/index.ts';
 import { GENERATOR_PATH } from '../lib/site.ts';
 import { HISTORY_MESSAGES, HISTORY_PAGE_SIZE } from '../../shared/video.ts';
 import { $authReady, $authToken, $user } from '../stores/auth.ts';
+import LoadingScreen from './LoadingScreen.tsx';
 import HistoryCard from './history/HistoryCard.tsx';
 import Pager, { CursorPager } from './history/Pager.tsx';
 import Icon from './shared/Icon.tsx';
@@ -239,7 +240,10 @@ export default function History() {
     return (
       <div className="history-results">
         {!ready ? (
-          <Skeleton />
+          <>
+            <LoadingScreen variant="inline" />
+            <Skeleton />
+          </>
         ) : !signedIn ? (
           <SignInPrompt />
         ) : (

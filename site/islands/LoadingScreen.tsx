@@ -1,9 +1,28 @@
-/** Full-height loading screen shown while the stored login state is checked (spec 2 Routes). */
-export default function LoadingScreen() {
+/**
+ * The loading screen shown while the stored login state is checked (spec 2 Routes: it reads
+ * '正在加载应用...'), before any signed-in view renders. `page` fills the page below the header
+ * (/login, /blog-admin, /admin); `inline` takes the place of the part of a page that waits for
+ * the login state (the generator's button area, the history list, the pricing account box), at
+ * the height that part will have, so nothing jumps when it renders.
+ */
+export const LOADING_TEXT = '正在加载应用...';
+
+export default function LoadingScreen({
+  variant = 'page',
+  className = '',
+}: {
+  variant?: 'page' | 'inline';
+  className?: string;
+}) {
   return (
-    <div className="loading-screen" role="status" aria-live="polite">
-      <div className="spinner" aria-hidden="true" />
-      <p>正在加载应用...</p>
+    <div
+      className={`${variant === 'page' ? 'loading-screen' : 'loading-inline'} ${className}`.trim()}
+      role="status"
+      aria-live="polite"
+      data-testid="loading-screen"
+    >
+      <span className={variant === 'page' ? 'spinner' : 'spinner spinner-sm'} aria-hidden="true" />
+      <p lang="zh-CN">{LOADING_TEXT}</p>
     </div>
   );
 }

@@ -9,11 +9,9 @@ import { formatCredits } from '../lib/format.ts';
 import * as icons from '../lib/icons/index.ts';
 import { $authReady, $authToken, $user } from '../stores/auth.ts';
 import { $credits } from '../stores/credits.ts';
-import {
-  $subscription,
-  handleCheckoutReturn,
-  type ActiveSubscription,
-} from '../stores/subscription.ts';
+import { handleCheckoutReturn } from '../stores/checkout-return.ts';
+import { $subscription, type ActiveSubscription } from '../stores/subscription.ts';
+import LoadingScreen from './LoadingScreen.tsx';
 import CancelDialog from './pricing/CancelDialog.tsx';
 import PaymentDialog from './pricing/PaymentDialog.tsx';
 import StatusBanner from './pricing/StatusBanner.tsx';
@@ -103,7 +101,7 @@ export default function Pricing({ planNames }: PricingProps) {
     <>
       <div className="pricing-account" ref={accountRef} tabIndex={-1}>
         {!ready ? (
-          <div className="pricing-account__placeholder" aria-hidden="true" />
+          <LoadingScreen variant="inline" />
         ) : signedIn ? (
           <>
             <p className="pricing-account__credits" data-testid="pricing-credits">

@@ -188,13 +188,21 @@ export interface PurchaseDetails {
   currency?: string;
   /** The credit pack bought; GA4 reads items from `items`. */
   itemId?: string;
+  /** The paid checkout's id: GA4 counts one purchase per transaction_id. */
+  transactionId?: string;
 }
 
-/** Purchase of a credit pack (spec 7: value, currency defaults to USD). */
-export function trackPurchase({ value, currency = 'USD', itemId }: PurchaseDetails): void {
+/** A paid credit pack (spec 7: value, currency defaults to USD), sent once the payment is confirmed. */
+export function trackPurchase({
+  value,
+  currency = 'USD',
+  itemId,
+  transactionId,
+}: PurchaseDetails): void {
   send('purchase', {
     value,
     currency,
+    ...(transactionId ? { transaction_id: transactionId } : {}),
     ...(itemId ? { items: [{ item_id: itemId, price: value, quantity: 1 }] } : {}),
   });
 }
@@ -203,11 +211,25 @@ export interface SubscribeDetails {
   value: number;
   currency?: string;
   planId?: string;
+  billingCycle?: 'monthly' | 'yearly';
+  transactionId?: string;
 }
 
-/** Start of a subscription plan (spec 7: subscribe). */
-export function trackSubscribe({ value, currency = 'USD', planId }: SubscribeDetails): void {
-  send('subscribe', { value, currency, ...(planId ? { plan_id: planId } : {}) });
+/** A paid subscription (spec 7: subscribe), sent once the payment is confirmed. */
+export function trackSubscribe({
+  value,
+  currency = 'USD',
+  planId,
+  billingCycle,
+  transactionId,
+}: SubscribeDetails): void {
+  send('subscribe', {
+    value,
+    currency,
+    ...(planId ? { plan_id: planId } : {}),
+    ...(billingCycle ? { billing_cycle: billingCycle } : {}),
+    ...(transactionId ? { transaction_id: transactionId } : {}),
+  });
 }
 
 /** Cancellation of the current subscription (spec 7: cancel_subscription). */

@@ -13,6 +13,8 @@ export const PAGER_WINDOW = 5;
 export const BLOG_PATH = '/blog';
 export const NO_ARTICLES = 'No articles yet';
 export const ARTICLE_NOT_FOUND = BLOG_MESSAGES.notFound;
+/** Spec 8: the not-exist message in Chinese shown with ARTICLE_NOT_FOUND (issue 20). */
+export const ARTICLE_NOT_EXIST_ZH = '文章不存在';
 /** Spec 8: what the reader sees when the article request fails. */
 export const ARTICLE_LOAD_FAILED = '加载文章失败';
 export const BACK_TO_BLOG = 'Back to Blog';
@@ -65,26 +67,35 @@ export function byNewest(a: PostSummary, b: PostSummary): number {
   return diff || a.slug.localeCompare(b.slug);
 }
 
-// Spec 2: Chinese long format with hour and minute. A fixed zone, so the pre-rendered page and
-// the browser print the same text wherever they run.
-const DATE_FORMAT = new Intl.DateTimeFormat('zh-CN', {
-  year: 'numeric',
-  month: 'long',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'Asia/Shanghai',
-});
+// Spec 2: Chinese long format with hour and minute, one formatter per time zone.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** e.g. `2025年3月14日 09:30`; an unreadable date prints as given. */
-export function formatPostDate(value: string): string {
+/**
+ * e.g. `2025年3月14日 09:30` in `timeZone`; an unreadable date prints as given. Pages call it
+ * through site/lib/post-dates.ts, which picks the zone (UTC on the server, the reader's in the
+ * browser) and says which in the markup.
+ */
+export function formatPostDate(value: string, timeZone: string): string {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : DATE_FORMAT.format(date);
+  if (Number.isNaN(date.getTime())) return value;
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('zh-CN', {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone,
+    });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(date);
 }
 
-/** Spec 2: '{n} views'. */
+/** Spec 2: '{n} views', and '1 view' (issue 20). */
 export function viewsLabel(count: number): string {
-  return `${count.toLocaleString('en-US')} views`;
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'view' : 'views'}`;
 }
 
 const ENTITIES: Record<string, string> = {

@@ -1,7 +1,8 @@
 /** How the site writes prices and credit counts (pricing page, payment dialog, header). */
 
-/** A catalogue price as the spec writes it: 29.9 → "$29.9", 286 → "$286". */
-export const formatPrice = (dollars: number): string => `$${dollars}`;
+/** A price in dollars, always with cents (issue 20): 29.9 → "$29.90", 286 → "$286.00". */
+export const formatPrice = (dollars: number): string =>
+  `$${dollars.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** 1340 → "1,340 credits". */
 export const formatCredits = (credits: number): string =>

@@ -7,22 +7,19 @@
  */
 import { atom, onMount } from 'nanostores';
 import type {
-  CheckoutStatusResponse,
   PaymentRequest,
   PaymentSessionResponse,
   SubscriptionInfo,
 } from '../../server/contracts/billing.ts';
 import { BILLING_MESSAGES, CURRENCY, type BillingCycle } from '../../shared/billing.ts';
-import { trackCancelSubscription, trackPurchase, trackSubscribe } from '../lib/analytics.ts';
+import { trackCancelSubscription } from '../lib/analytics.ts';
 import {
   cancelSubscriptionNow,
   createPaymentSession,
-  getCheckoutStatus,
   getSubscriptionStatus,
 } from '../lib/api/billing.ts';
 import { httpStatus, readApiError } from '../lib/api/http.ts';
 import { $authToken, $user } from './auth.ts';
-import { refreshCredits } from './credits.ts';
 
 // ---------- Messages (spec 5 and 8: quoted exactly) ----------
 
@@ -201,9 +198,23 @@ export function clearBanner(id?: number): void {
 // ---------- Purchase (payment dialog) ----------
 
 /** What the payment dialog sells; the page fills it from the catalogue. */
+/** `price` is what the checkout charges: a yearly plan's is its yearly price. */
 export type PurchaseItem =
-  | { type: 'subscription'; id: string; name: string; price: number; credits: number }
+  | {
+      type: 'subscription';
+      id: string;
+      name: string;
+      price: number;
+      credits: number;
+      billingCycle: BillingCycle;
+    }
   | { type: 'credits'; id: string; name: string; price: number; credits: number };
+
+/**
+ * The plans' billing cycle as the pricing page's switch sets it (issue 20): monthly unless the
+ * buyer picks yearly, which charges the yearly price once and still adds credits every month.
+ */
+export const $billingCycle = atom<BillingCycle>('monthly');
 
 /** The item in the open payment dialog, or null when it is closed. */
 export const $purchase = atom<PurchaseItem | null>(null);
@@ -264,7 +275,7 @@ function checkoutFailure(error: unknown): CheckoutError {
   return new CheckoutError(SESSION_FAILED, { cause: error });
 }
 
-/** The hosted-checkout request for an item: page purchases bill monthly (spec 9). */
+/** The hosted-checkout request for an item, a plan in the cycle the buyer chose. */
 export function paymentRequest(item: PurchaseItem): PaymentRequest {
   const urls = {
     // Paths: the server makes them absolute with PUBLIC_SITE_URL, never with our Host.
@@ -276,7 +287,7 @@ export function paymentRequest(item: PurchaseItem): PaymentRequest {
     ? {
         type: 'subscription',
         plan_id: item.id,
-        billing_cycle: 'monthly',
+        billing_cycle: item.billingCycle,
         amount: item.price,
         currency: CURRENCY,
         ...urls,
@@ -301,74 +312,6 @@ export async function createCheckoutSession(item: PurchaseItem): Promise<string>
     console.error('[checkout] unusable session answer', body);
     throw new CheckoutError(SESSION_FAILED, {});
   }
-  // Spec 7 analytics: purchase (packs) and subscribe (plans), when the session exists.
-  if (item.type === 'subscription') {
-    trackSubscribe({ value: item.price, planId: item.id });
-  } else {
-    trackPurchase({ value: item.price, itemId: item.id });
-  }
+  // Analytics wait for the payment itself: reportConfirmedPayment, on the way back.
   return body.url;
-}
-
-// ---------- Return from checkout ----------
-
-type CheckoutStatus = CheckoutStatusResponse['data']['status'];
-
-const sleep = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
-
-/** Poll a checkout until it is paid or closed, at most CHECKOUT_POLL_LIMIT times. */
-async function waitForCheckout(sessionId: string): Promise<CheckoutStatus | 'unknown'> {
-  for (let attempt = 1; attempt <= CHECKOUT_POLL_LIMIT; attempt += 1) {
-    try {
-      // One request per attempt: the poll itself is the retry.
-      const body = await getCheckoutStatus(sessionId);
-      const status = body?.data?.status;
-      if (status && status !== 'open') return status;
-    } catch (error) {
-      console.error('[checkout] status unavailable', error);
-    }
-    if (attempt < CHECKOUT_POLL_LIMIT) await sleep(CHECKOUT_POLL_INTERVAL_MS);
-  }
-  return 'unknown';
-}
-
-/**
- * The provider sent the buyer back (`?payment=success&session_id=…` or `?payment=cancelled`):
- * confirm the payment, say how it went, refresh credits and subscription, and clean the URL.
- */
-export async function handleCheckoutReturn(): Promise<void> {
-  const url = new URL(window.location.href);
-  const payment = url.searchParams.get('payment');
-  if (payment !== 'success' && payment !== 'cancelled') return;
-  const sessionId = url.searchParams.get('session_id');
-
-  const cleanUrl = () => {
-    url.searchParams.delete('payment');
-    url.searchParams.delete('session_id');
-    window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
-  };
-
-  if (payment === 'cancelled' || !sessionId) {
-    cleanUrl();
-    showBanner({ tone: 'info', message: CHECKOUT_CANCELLED, durationMs: BANNER_SHORT_MS });
-    return;
-  }
-
-  showBanner({ tone: 'info', message: PAYMENT_CONFIRMING, durationMs: null });
-  const status = await waitForCheckout(sessionId);
-  cleanUrl();
-  if (status === 'paid') {
-    showBanner({ tone: 'success', message: PAYMENT_SUCCEEDED, durationMs: BANNER_SHORT_MS });
-  } else if (status === 'canceled' || status === 'expired') {
-    showBanner({ tone: 'info', message: CHECKOUT_NOT_COMPLETED, durationMs: BANNER_LONG_MS });
-    return;
-  } else if (status === 'failed') {
-    // A delayed payment (e.g. a bank debit) that did not go through: nothing was granted.
-    showBanner({ tone: 'error', message: PAYMENT_FAILED, durationMs: BANNER_LONG_MS });
-    return;
-  } else {
-    showBanner({ tone: 'info', message: PAYMENT_PENDING, durationMs: BANNER_LONG_MS });
-  }
-  // Paid or still confirming: the webhook may already have credited the account.
-  await Promise.all([refreshCredits({ force: true }), refreshSubscription()]);
 }

@@ -94,7 +94,16 @@ describe.each(databaseKinds)('billing with the local checkout on %s', (kind) => 
       url: `/api/stripe/checkout/${sessionId}`,
       headers: bearer(ann.token),
     });
-    expect(state.json().data).toEqual({ sessionId, status: 'paid', type: 'credits', credits: 330 });
+    expect(state.json().data).toEqual({
+      sessionId,
+      status: 'paid',
+      type: 'credits',
+      credits: 330,
+      item_id: 'starter',
+      billing_cycle: null,
+      amount: 19.9,
+      currency: 'usd',
+    });
     const bob = await signInLocal(t.app, 'bob-pack@example.com');
     const foreign = await t.app.inject({
       url: `/api/stripe/checkout/${sessionId}`,

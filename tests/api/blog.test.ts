@@ -133,10 +133,10 @@ describe.each(databaseKinds)('blog on %s', (kind) => {
     expect(edited.slug).toBe('same-title');
     // A new title in a save that keeps it published: new slug, the old one redirects.
     const renamed = (await update(a.id, article('视频 创作 指南'))).json().data;
-    expect(renamed.slug).toBe('shi-pin-chuang-zuo-zhi-nan');
+    expect(renamed.slug).toBe('shipin-chuangzuo-zhinan');
     expect(await t.app.blog.resolveSlug('same-title')).toEqual({
       published: false,
-      redirectTo: 'shi-pin-chuang-zuo-zhi-nan',
+      redirectTo: 'shipin-chuangzuo-zhinan',
     });
     // A new post may not take the redirected slug.
     const c = (await create(article('Same Title'))).json().data;

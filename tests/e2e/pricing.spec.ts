@@ -20,9 +20,9 @@ test('shows the three plans and three packs with the spec prices to a visitor', 
   await page.goto('/pricing');
   await expect(page).toHaveTitle(/Pricing/);
   for (const [id, price, credits] of [
-    ['lite', '$29.9', '590'],
-    ['pro', '$59.9', '1,340'],
-    ['pro+', '$129.9', '3,370'],
+    ['lite', '$29.90', '590'],
+    ['pro', '$59.90', '1,340'],
+    ['pro+', '$129.90', '3,370'],
   ] as const) {
     const card = page.getByTestId(`plan-${id}`);
     await expect(card).toContainText(price);
@@ -30,9 +30,9 @@ test('shows the three plans and three packs with the spec prices to a visitor', 
   }
   await expect(page.getByTestId('plan-pro')).toContainText('Most Popular', { ignoreCase: true });
   for (const [id, price, credits] of [
-    ['starter', '$19.9', '330'],
-    ['basic', '$49.9', '950'],
-    ['standard', '$99.9', '2,200'],
+    ['starter', '$19.90', '330'],
+    ['basic', '$49.90', '950'],
+    ['standard', '$99.90', '2,200'],
   ] as const) {
     const card = page.getByTestId(`pack-${id}`);
     await expect(card).toContainText(price);
@@ -112,6 +112,39 @@ test('subscribes to Lite, sees Current Plan, cancels through the dialog and is b
     page.getByTestId('plan-lite').getByRole('button', { name: 'Subscribe to Lite' }),
   ).toBeEnabled();
   await expect(page.getByTestId('header-credits')).toHaveAttribute('aria-label', '590 credits');
+  expect(errors).toEqual([]);
+});
+
+test('buys Pro+ yearly: the switch shows yearly prices, checkout charges the yearly price, the box says Yearly', async ({
+  page,
+}) => {
+  const errors = watchServerErrors(page);
+  await signIn(page, 'Yearly');
+  await page.goto('/pricing');
+  const card = page.getByTestId('plan-pro+');
+  await expect(card).toContainText('$129.90/month');
+  await expect(card.getByText('$959.00', { exact: true })).toBeHidden();
+  // The switch is a radio group: keyboard from Monthly to Yearly.
+  const cycle = page.getByRole('group', { name: 'Billing' });
+  await cycle.getByRole('radio', { name: 'Monthly' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(cycle.getByRole('radio', { name: /Yearly/ })).toBeChecked();
+  await expect(card.getByText('$959.00', { exact: true })).toBeVisible();
+  await expect(card).toContainText('/year');
+  await expect(card).toContainText('$79.92/month, billed once a year');
+  await expect(card.getByText('$129.90', { exact: true })).toBeHidden();
+
+  await card.getByRole('button', { name: 'Subscribe to Pro+, billed yearly' }).click();
+  await page.waitForURL(/\/checkout\/local\//);
+  await expect(page.getByText('$959.00').first()).toBeVisible();
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await page.waitForURL(/\/pricing/);
+  await expect(page.getByTestId('pricing-banner')).toContainText('Payment successful!');
+  const box = page.getByTestId('active-subscription');
+  await expect(box).toContainText('Pro+');
+  await expect(box).toContainText('Yearly');
+  // Credits still come monthly: the first month's 3,370.
+  await expect(page.getByTestId('header-credits')).toHaveAttribute('aria-label', '3,370 credits');
   expect(errors).toEqual([]);
 });
 

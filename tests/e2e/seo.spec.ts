@@ -133,9 +133,10 @@ test('the home page describes the organization and the website, pricing its offe
   const product = pricing.find((item) => item['@type'] === 'Product');
   expect(product, 'Product JSON-LD on /pricing').toBeTruthy();
   const offers = product.offers as { price: string; priceCurrency: string }[];
-  // Spec 9: three plans (monthly) and three packs, in US dollars.
+  // Spec 9: three plans and three packs, in US dollars (issue 20: plans are sold yearly too).
   expect(offers.map((offer) => offer.price).sort()).toEqual(
-    ['29.90', '59.90', '129.90', '19.90', '49.90', '99.90'].sort(),
+    // Each plan billed monthly and yearly, and each pack.
+    ['29.90', '286.00', '59.90', '479.00', '129.90', '959.00', '19.90', '49.90', '99.90'].sort(),
   );
   expect(new Set(offers.map((offer) => offer.priceCurrency))).toEqual(new Set(['USD']));
 

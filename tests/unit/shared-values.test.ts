@@ -69,9 +69,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 describe('shared values (shared/)', () => {
   it('are plain modules: no schema library, nothing Node-only', () => {
     const allowed = (specifier: string) =>
-      /^\.\/[\w-]+\.ts$/.test(specifier) ||
-      /^\.\.\/content\/[\w-]+\.json$/.test(specifier) ||
-      specifier === 'pinyin-pro';
+      /^\.\/[\w-]+\.ts$/.test(specifier) || /^\.\.\/content\/[\w-]+\.json$/.test(specifier);
     const offending = sharedFiles.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(?\s*)'([^']+)'/g)]
         .map((m) => m[1]!)

@@ -1,36 +1,70 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_SLUG, SLUG_MAX_LENGTH, slugify, uniqueSlug } from '../../shared/slug.ts';
+import {
+  CHINESE_WORDS,
+  FALLBACK_SLUG,
+  SLUG_MAX_LENGTH,
+  slugify,
+  uniqueSlug,
+} from '../../shared/slug.ts';
 
 const longTitle = 'Veo three prompt guide '.repeat(14).slice(0, 300);
 
 describe('slugify (spec 5 slug preview)', () => {
+  // One row per rule of spec 5, in the spec's order.
   it.each([
-    ['English words', 'Hello World!', 'hello-world'],
-    ['mixed Chinese and English', 'AI 视频生成指南', 'ai-shi-pin-sheng-cheng-zhi-nan'],
-    ['Chinese glued to Latin runs', 'Veo3视频Pro', 'veo3-shi-pin-pro'],
-    ['rare characters outside any short word list', '龘靐齉', 'da-bing-nang'],
-    ['polyphonic characters read from context', '重庆银行 重要', 'chong-qing-yin-hang-zhong-yao'],
-    ['ü written as v', '绿色女孩', 'lv-se-nv-hai'],
-    ['Chinese punctuation', '《你好，世界》！', 'ni-hao-shi-jie'],
+    // Lower-case.
+    ['lower-case', 'Hello World', 'hello-world'],
+    ['lower-case of every Latin letter', 'VEO Prompt GUIDE', 'veo-prompt-guide'],
+    // A set of common Chinese words transliterated to pinyin, each as its own word.
+    ['mixed Chinese words and English', 'AI 视频生成指南', 'ai-shipin-shengcheng-zhinan'],
+    ['Chinese words glued to Latin runs', 'Veo3视频Pro', 'veo3-shipin-pro'],
+    ['the longest table word wins', '人工智能短视频教程', 'rengongzhineng-duanshipin-jiaocheng'],
+    ['a table word shorter than a longer one alone', '智能技巧', 'zhineng-jiqiao'],
+    ['words spaced apart', '视频 创作 指南', 'shipin-chuangzuo-zhinan'],
+    // Other characters than word characters, spaces and hyphens removed.
+    ['Chinese characters outside the word table dropped', '重庆银行', FALLBACK_SLUG],
+    ['table words kept, other Chinese dropped', '你好视频世界', 'shipin'],
+    ['Chinese punctuation', '《视频》，教程！', 'shipin-jiaocheng'],
     ['Latin punctuation removed, not replaced', 'What’s new?? — 2026 / Q1', 'whats-new-2026-q1'],
+    ['accented letters removed, not turned into ASCII', 'Crème Brûlée Café', 'crme-brle-caf'],
+    ['letters outside \\w removed', 'Straße Øre', 'strae-re'],
+    ['full-width letters and digits are not \\w', 'ＡＢＣ １２３ abc', 'abc'],
+    ['symbols inside a word', '<script>alert(1)</script>', 'scriptalert1script'],
+    // Runs of spaces, underscores and hyphens become one hyphen.
     [
       'underscores and repeated separators',
       '__snake_case -- and   spaces__',
       'snake-case-and-spaces',
     ],
     ['tabs and newlines', 'line\tone\nline two', 'line-one-line-two'],
-    ['accented Latin letters transliterated', 'Crème Brûlée à la Café', 'creme-brulee-a-la-cafe'],
-    ['letters NFKD cannot split', 'Straße Æsir Øre Łódź', 'strasse-aesir-ore-lodz'],
-    ['full-width Latin and digits', 'ＡＢＣ １２３', 'abc-123'],
+    ['separators left where a symbol was removed', 'a - ! - b', 'a-b'],
     ['digits only', '2026 07 01', '2026-07-01'],
     ['already a slug', 'already-a-slug', 'already-a-slug'],
+    // Leading and trailing hyphens trimmed.
     ['leading and trailing separators', ' - _Hello_ - ', 'hello'],
+    ['edges that are symbols', '!!Hello!!', 'hello'],
+    // Truncated to 100 characters.
+    ['truncated to 100 characters', 'a'.repeat(150), 'a'.repeat(SLUG_MAX_LENGTH)],
+    ['100 characters kept whole', 'b'.repeat(SLUG_MAX_LENGTH), 'b'.repeat(SLUG_MAX_LENGTH)],
+    [
+      'truncated after the words are transliterated',
+      '视频'.repeat(20),
+      'shipin-'.repeat(15).slice(0, SLUG_MAX_LENGTH),
+    ],
+    // 'untitled-post' if empty.
     ['only symbols', '!!!', FALLBACK_SLUG],
     ['emoji and symbols only', '🎬✨ — ©®', FALLBACK_SLUG],
+    ['only separators', ' - _ - ', FALLBACK_SLUG],
     ['empty', '', FALLBACK_SLUG],
     ['whitespace only', '   \t  ', FALLBACK_SLUG],
   ])('%s: %j → %j', (_case, title, expected) => {
     expect(slugify(title)).toBe(expected);
+  });
+
+  it.each(Object.entries(CHINESE_WORDS))('transliterates the table word %s as %s', (word, py) => {
+    expect(py).toMatch(/^[a-z]+$/);
+    expect(slugify(word)).toBe(py);
+    expect(slugify(`Veo ${word} 2026`)).toBe(`veo-${py}-2026`);
   });
 
   it('truncates a 300-character title to at most 100 characters with no trailing hyphen', () => {
@@ -49,7 +83,7 @@ describe('slugify (spec 5 slug preview)', () => {
   it('truncates long Chinese titles after transliteration', () => {
     const slug = slugify('视频生成'.repeat(30));
     expect(slug.length).toBeLessThanOrEqual(SLUG_MAX_LENGTH);
-    expect(slug).toMatch(/^shi-pin-sheng-cheng-.*[a-z]$/);
+    expect(slug).toMatch(/^shipin-shengcheng-.*[a-z]$/);
   });
 
   it('always yields URL-safe output', () => {

@@ -77,7 +77,17 @@ export function createCheckouts(
           checkout = { ...checkout, status: 'expired' };
         }
       }
-      return { sessionId, status: checkout.status, type: checkout.kind, credits: checkout.credits };
+      return {
+        sessionId,
+        status: checkout.status,
+        type: checkout.kind,
+        credits: checkout.credits,
+        item_id: checkout.itemId,
+        billing_cycle:
+          checkout.kind === 'subscription' ? (checkout.billingCycle ?? 'monthly') : null,
+        amount: checkout.amountCents / 100,
+        currency: checkout.currency,
+      };
     },
 
     /**

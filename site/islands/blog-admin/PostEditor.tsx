@@ -65,8 +65,7 @@ export function parseTags(value: string): string[] {
 type Slugify = (title: string) => string;
 
 /**
- * The shared slug rule; loaded with the editor because its pinyin dictionary is large and
- * only this view needs it.
+ * The shared slug rule (shared/slug.ts), loaded with the editor: only this view needs it.
  */
 function useSlugify(): Slugify | null {
   const [slugify, setSlugify] = useState<{ fn: Slugify } | null>(null);

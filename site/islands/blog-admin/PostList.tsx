@@ -25,6 +25,9 @@ function createdDate(iso: string): string {
 interface PostListProps {
   posts: AdminPost[];
   loading: boolean;
+  /** The last load failed: say so and offer Retry (the rows already shown stay). */
+  failed: boolean;
+  onRetry: () => void;
   /** Id of the post being deleted, whose row is disabled meanwhile. */
   deletingId: string | null;
   onEdit: (post: AdminPost) => void;
@@ -35,6 +38,8 @@ interface PostListProps {
 export default function PostList({
   posts,
   loading,
+  failed,
+  onRetry,
   deletingId,
   onEdit,
   onDelete,
@@ -58,7 +63,20 @@ export default function PostList({
         )}
       </div>
 
-      {loading && posts.length === 0 ? (
+      {failed && !loading && (
+        <div
+          className={`blog-admin-empty blog-admin-empty--error${posts.length ? ' blog-admin-empty--inline' : ''}`}
+          data-testid="blog-admin-list-error"
+        >
+          <p role="alert">
+            The articles could not be loaded. Check your connection, then try again.
+          </p>
+          <button type="button" className="btn btn-primary" onClick={onRetry}>
+            Retry
+          </button>
+        </div>
+      )}
+      {failed && !loading && posts.length === 0 ? null : loading && posts.length === 0 ? (
         <div className="blog-admin-empty" role="status">
           <span className="spinner spinner-sm" aria-hidden="true" />
           Loading articles…

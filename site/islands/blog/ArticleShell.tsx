@@ -10,12 +10,14 @@ import { getPublishedPost } from '../../lib/api/blog.ts';
 import { httpStatus } from '../../lib/api/http.ts';
 import {
   ARTICLE_LOAD_FAILED,
+  ARTICLE_NOT_EXIST_ZH,
   ARTICLE_NOT_FOUND,
   postDescription,
   postDocumentTitle,
   postPath,
   slugFromPath,
 } from '../../lib/blog.ts';
+import { readerTimeZone } from '../../lib/post-dates.ts';
 import { BRAND } from '../../lib/site.ts';
 import ArticleView, { BackToBlog } from './ArticleView.tsx';
 import ViewCount from './ViewCount.tsx';
@@ -75,6 +77,12 @@ export default function ArticleShell() {
     return (
       <div className="blog-state" role="alert">
         <p className="blog-state__message">{state.message}</p>
+        {/* Spec 8: a missing article also says so in Chinese. */}
+        {state.message === ARTICLE_NOT_FOUND && (
+          <p className="blog-state__message" lang="zh-CN">
+            {ARTICLE_NOT_EXIST_ZH}
+          </p>
+        )}
         <BackToBlog />
       </div>
     );
@@ -85,6 +93,7 @@ export default function ArticleShell() {
     <ArticleView
       post={post}
       views={<ViewCount slug={post.slug} initial={post.view_count} fresh />}
+      timeZone={readerTimeZone()}
     />
   );
 }

@@ -5,14 +5,8 @@
  */
 import type { ReactNode } from 'react';
 import type { PostDetail } from '../../../server/contracts/blog.ts';
-import {
-  BACK_TO_BLOG,
-  BLOG_PATH,
-  formatPostDate,
-  publishedDate,
-  viewsLabel,
-  wasUpdated,
-} from '../../lib/blog.ts';
+import { BACK_TO_BLOG, BLOG_PATH, publishedDate, viewsLabel, wasUpdated } from '../../lib/blog.ts';
+import { postDateMarkup } from '../../lib/post-dates.ts';
 import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
 
@@ -20,6 +14,11 @@ interface ArticleViewProps {
   post: PostDetail;
   /** The view counter; the static page passes the live island here (an Astro slot). */
   views?: ReactNode;
+  /**
+   * The zone to write dates in: the reader's when rendered in the browser (the article shell).
+   * Left out, dates are in UTC and the page's script rewrites them (LocalPostDates.astro).
+   */
+  timeZone?: string;
 }
 
 export function BackToBlog() {
@@ -31,18 +30,25 @@ export function BackToBlog() {
   );
 }
 
-function DateItem({ label, value }: { label: string; value: string }) {
+function DateItem({ label, value, timeZone }: { label: string; value: string; timeZone?: string }) {
+  const date = postDateMarkup(value, timeZone);
   return (
     <div className="article-meta__item">
       <span className="article-meta__label">{label}</span>
-      <time className="article-meta__value" dateTime={value}>
-        {formatPostDate(value)}
+      <time
+        className="article-meta__value"
+        dateTime={date.datetime}
+        title={date.title || undefined}
+        data-post-date=""
+        data-time-zone={date.zone}
+      >
+        {date.text}
       </time>
     </div>
   );
 }
 
-export default function ArticleView({ post, views }: ArticleViewProps) {
+export default function ArticleView({ post, views, timeZone }: ArticleViewProps) {
   const published = publishedDate(post);
   return (
     <article className="blog-article">
@@ -80,8 +86,10 @@ export default function ArticleView({ post, views }: ArticleViewProps) {
               <span className="article-meta__value">{post.author_name}</span>
             </div>
           </div>
-          <DateItem label="Published" value={published} />
-          {wasUpdated(post) && <DateItem label="Updated" value={post.updated_at} />}
+          <DateItem label="Published" value={published} timeZone={timeZone} />
+          {wasUpdated(post) && (
+            <DateItem label="Updated" value={post.updated_at} timeZone={timeZone} />
+          )}
           <div className="article-meta__item article-meta__views">
             <Icon icon={icons.eye} />
             {views ?? <span>{viewsLabel(post.view_count)}</span>}

@@ -1,11 +1,13 @@
 /**
  * The result side of the generator (spec 2 "Generator", 4 "Generation"): idle placeholder,
  * progress while generating, the video with Download and Generate New, or the error with
- * Try Again.
+ * Try Again and the next step that fits it.
  */
 import { useEffect, useState, type RefObject } from 'react';
 import * as icons from '../../lib/icons/index.ts';
+import { GENERATE_MESSAGES } from '../../../shared/video.ts';
 import type { GenerationState } from './generation.ts';
+import { GENERATION_MESSAGES } from './generation-rules.ts';
 import DownloadButton from '../shared/DownloadButton.tsx';
 import Icon from '../shared/Icon.tsx';
 
@@ -163,6 +165,36 @@ function Success({
   );
 }
 
+/**
+ * What to do next after a failure besides Try Again (issue 20 item 12): buy credits when there
+ * were too few, log in when signed out, look in History when the page lost track of a task that
+ * may still finish.
+ */
+function NextStep({ message }: { message: string }) {
+  if (/not enough credits/i.test(message)) {
+    return (
+      <a className="btn btn-secondary" href="/pricing" data-testid="failure-next-step">
+        Buy Credits
+      </a>
+    );
+  }
+  if (message === GENERATE_MESSAGES.signInRequired) {
+    return (
+      <a className="btn btn-secondary" href="/login" data-testid="failure-next-step">
+        Log in
+      </a>
+    );
+  }
+  if (message === GENERATION_MESSAGES.timedOut || message === GENERATION_MESSAGES.network) {
+    return (
+      <p className="gen-result__note" data-testid="failure-next-step">
+        The video may still finish: it will appear in your <a href="/video-history">History</a>.
+      </p>
+    );
+  }
+  return null;
+}
+
 function Failure({ message, onReset }: { message: string; onReset: () => void }) {
   return (
     <div className="gen-result__error">
@@ -179,6 +211,7 @@ function Failure({ message, onReset }: { message: string; onReset: () => void })
         <Icon icon={icons.retry} />
         Try Again
       </button>
+      <NextStep message={message || ERROR_FALLBACK} />
     </div>
   );
 }

@@ -95,14 +95,16 @@ export default function PaymentDialog() {
                 {item.name} {isPlan ? 'plan' : 'pack'}
               </p>
               <p className="payment-dialog__detail">
-                {isPlan
-                  ? `Monthly subscription · ${formatCredits(item.credits)} every month`
+                {item.type === 'subscription'
+                  ? `${item.billingCycle === 'yearly' ? 'Yearly' : 'Monthly'} subscription · ${formatCredits(item.credits)} every month`
                   : `One-time purchase · ${formatCredits(item.credits)}, never expire`}
               </p>
             </div>
             <p className="payment-dialog__price">
               {formatPrice(item.price)}
-              {isPlan && <span>/month</span>}
+              {item.type === 'subscription' && (
+                <span>{item.billingCycle === 'yearly' ? '/year' : '/month'}</span>
+              )}
             </p>
           </div>
           <p id={statusId} className="payment-dialog__status" role="status">

@@ -2,15 +2,20 @@
  * A plan card's button (spec 4 Subscription): neutral while the session and status load;
  * 'Subscribe' without a subscription; while one is active every plan button is disabled, the
  * current plan is marked 'Current' with 'Current Plan' and the others read
- * 'Switch Plan (Cancel First)'.
+ * 'Switch Plan (Cancel First)'. Subscribe buys the plan in the cycle the page's switch shows.
  */
 import { useMemo } from 'react';
 import { $authReady, $authToken, $user } from '../../stores/auth.ts';
-import { $subscription, startPurchase, type PurchaseItem } from '../../stores/subscription.ts';
+import {
+  $billingCycle,
+  $subscription,
+  startPurchase,
+  type PurchaseItem,
+} from '../../stores/subscription.ts';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 interface PlanActionProps {
-  plan: { id: string; name: string; monthlyPrice: number; credits: number };
+  plan: { id: string; name: string; monthlyPrice: number; yearlyPrice: number; credits: number };
   /** Id of the card's name heading, to give the disabled states their context. */
   nameId: string;
   /** The highlighted (popular) card gets the filled button. */
@@ -22,16 +27,19 @@ export default function PlanAction({ plan, nameId, featured = false }: PlanActio
   const token = useHydratedStore($authToken);
   const user = useHydratedStore($user);
   const status = useHydratedStore($subscription);
+  const cycle = useHydratedStore($billingCycle);
 
+  // The switch's cycle (CycleSwitch.tsx): a yearly plan charges its yearly price once a year.
   const item = useMemo<PurchaseItem>(
     () => ({
       type: 'subscription',
       id: plan.id,
       name: plan.name,
-      price: plan.monthlyPrice,
+      price: cycle === 'yearly' ? plan.yearlyPrice : plan.monthlyPrice,
       credits: plan.credits,
+      billingCycle: cycle,
     }),
-    [plan.id, plan.name, plan.monthlyPrice, plan.credits],
+    [plan.id, plan.name, plan.monthlyPrice, plan.yearlyPrice, plan.credits, cycle],
   );
 
   const signedIn = ready && Boolean(token && user);
@@ -72,7 +80,7 @@ export default function PlanAction({ plan, nameId, featured = false }: PlanActio
     <button
       type="button"
       className={`btn btn-block plan-action ${featured ? 'btn-primary' : 'btn-secondary'}`}
-      aria-label={`Subscribe to ${plan.name}`}
+      aria-label={`Subscribe to ${plan.name}, billed ${cycle}`}
       onClick={() => startPurchase(item)}
     >
       Subscribe

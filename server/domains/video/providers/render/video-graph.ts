@@ -37,9 +37,17 @@ function beatFlash(strength: number): string[] {
   return [veil(strength, 0), veil(strength * 0.4, 1)];
 }
 
-/** One drawtext per caption line (each centred, subtitle style), text read from `files`. */
+/** The caption's line pitch and its distance from the top edge, in frame pixels. */
+export const CAPTION_LINE_HEIGHT = 56;
+export const CAPTION_TOP = 40;
+
+/**
+ * One drawtext per caption line (each centred, in a dark box), text read from `files`. The
+ * caption sits at the top of the frame: a browser's video controls cover the bottom of the
+ * picture while it is paused or hovered, and on a phone they take a quarter of its height.
+ */
 function captionFilters(files: string[], fontFile: string): string[] {
-  const lineHeight = 56;
+  const lineHeight = CAPTION_LINE_HEIGHT;
   return files.map((file, i) =>
     filter('drawtext', {
       fontfile: fontFile,
@@ -52,7 +60,7 @@ function captionFilters(files: string[], fontFile: string): string[] {
       boxcolor: 'black@0.5',
       boxborderw: 10,
       x: '(w-text_w)/2',
-      y: `h-${60 + (files.length - i) * lineHeight}+(${lineHeight}-text_h)/2`,
+      y: `${CAPTION_TOP + i * lineHeight}+(${lineHeight}-text_h)/2`,
     }),
   );
 }
