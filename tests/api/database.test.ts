@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
-import { createTestDatabase, databaseKinds } from '../helpers/database.ts';
+import { createTestDatabase, allDatabaseKinds } from '../helpers/database.ts';
 
-describe.each(databaseKinds)('migrations on %s', (kind) => {
+describe.each(allDatabaseKinds)('migrations on %s', (kind) => {
   it('apply twice without error and leave every table in place', async () => {
     const database = await createTestDatabase(kind, false);
     try {

@@ -18,12 +18,12 @@ import {
 import { listUsers, userListSource } from '../../server/domains/admin/list-repository.ts';
 import { pageQueries, type PageStart } from '../../server/domains/admin/paging.ts';
 import { bearer, createTestApp, signInAdmin, type TestApp } from '../helpers/app.ts';
-import { databaseKinds } from '../helpers/database.ts';
+import { allDatabaseKinds } from '../helpers/database.ts';
 
 const first: PageStart = { limit: 20, offset: 0, after: null };
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-describe.each(databaseKinds)('admin email search on %s', (kind) => {
+describe.each(allDatabaseKinds)('admin email search on %s', (kind) => {
   // PGlite checks the answers on fewer rows (its inserts are slower); PostgreSQL on enough for
   // the common trigrams' posting lists to span many index pages, and a search to be broad.
   const ROWS = kind === 'postgres' ? 20_000 : 4000;

@@ -17,7 +17,7 @@ import {
   webhookListSource,
 } from '../../server/domains/admin/list-repository.ts';
 import { pageQueries, type ListSource, type PageStart } from '../../server/domains/admin/paging.ts';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/database.ts';
+import { createTestDatabase, allDatabaseKinds, type TestDatabase } from '../helpers/database.ts';
 
 /** Each new index and the columns (or expression) its definition must name. */
 const INDEXES: Record<string, { table: string; definition: RegExp }> = {
@@ -71,7 +71,7 @@ async function planOf(db: DbOrTx, query: SQL): Promise<PlanNode[]> {
 const describePlan = (nodes: PlanNode[]) =>
   nodes.map((n) => `${n['Node Type']}${n['Index Name'] ? ` ${n['Index Name']}` : ''}`).join(' > ');
 
-describe.each(databaseKinds)('list indexes on %s', (kind) => {
+describe.each(allDatabaseKinds)('list indexes on %s', (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(kind);

@@ -94,7 +94,8 @@ async function drain(site: SingleSite, timeoutMs: number): Promise<number> {
   const started = Date.now();
   const token = await adminToken(site.base);
   while (Date.now() - started < timeoutMs) {
-    const res = await fetch(`${site.base}/api/admin/overview`, {
+    // fresh=true: the overview's counts are otherwise a reading up to 30 s old (issue 19).
+    const res = await fetch(`${site.base}/api/admin/overview?fresh=true`, {
       headers: { authorization: `Bearer ${token}` },
     });
     const body = (await res.json()) as { data: { tasks: { pending: number; processing: number } } };
