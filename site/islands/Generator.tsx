@@ -32,6 +32,7 @@ import ResultPanel from './generator/ResultPanel.tsx';
 import { setUrl, subscribeToUrl } from './shared/url-state.ts';
 import { useHydratedStore } from './shared/use-hydrated-store.ts';
 import Icon from './shared/Icon.tsx';
+import SignInLink from './shared/SignInLink.tsx';
 
 /** Below this width the result panel sits under the form, so it is scrolled into view. */
 const ONE_COLUMN_QUERY = '(max-width: 899px)';
@@ -80,9 +81,7 @@ function ButtonArea({ ready, signedIn, credits, busy }: ButtonAreaProps) {
     return (
       <p className="gen-credit-hint" data-testid="credit-hint">
         <span>Please login to generate videos</span>
-        <a className="btn btn-primary" href="/login">
-          Login
-        </a>
+        <SignInLink className="btn btn-primary">Login</SignInLink>
       </p>
     );
   }

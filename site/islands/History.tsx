@@ -12,10 +12,12 @@ import type { IconData } from '../lib/icons/index.ts';
 import { GENERATOR_PATH } from '../lib/site.ts';
 import { HISTORY_MESSAGES, HISTORY_PAGE_SIZE } from '../../shared/video.ts';
 import { $authReady, $authToken, $user } from '../stores/auth.ts';
+import { LOGIN_PATH } from '../stores/google-sign-in.ts';
 import LoadingScreen from './LoadingScreen.tsx';
 import HistoryCard from './history/HistoryCard.tsx';
 import Pager, { CursorPager } from './history/Pager.tsx';
 import Icon from './shared/Icon.tsx';
+import SignInLink from './shared/SignInLink.tsx';
 import { setUrl, subscribeToUrl } from './shared/url-state.ts';
 import { useHydratedStore } from './shared/use-hydrated-store.ts';
 
@@ -132,9 +134,13 @@ function StateMessage({ testId, icon, title, text, href, action }: StateMessageP
       </span>
       <h2 className="history-state__title">{title}</h2>
       <p className="history-state__text">{text}</p>
-      <a className="btn btn-primary" href={href}>
-        {action}
-      </a>
+      {href === LOGIN_PATH ? (
+        <SignInLink className="btn btn-primary">{action}</SignInLink>
+      ) : (
+        <a className="btn btn-primary" href={href}>
+          {action}
+        </a>
+      )}
     </div>
   );
 }
@@ -145,7 +151,7 @@ const SignInPrompt = () => (
     icon={icons.lock}
     title="Sign in to see your videos"
     text="Your history keeps every video you have generated, ready to watch and download."
-    href="/login"
+    href={LOGIN_PATH}
     action="Login Now"
   />
 );
@@ -179,11 +185,7 @@ function LoadError({
         <button type="button" className="btn btn-primary" onClick={onRetry}>
           Retry
         </button>
-        {signedOut && (
-          <a className="btn btn-secondary" href="/login">
-            Login Now
-          </a>
-        )}
+        {signedOut && <SignInLink className="btn btn-secondary">Login Now</SignInLink>}
       </div>
     </div>
   );

@@ -16,6 +16,7 @@ import CancelDialog from './pricing/CancelDialog.tsx';
 import PaymentDialog from './pricing/PaymentDialog.tsx';
 import StatusBanner from './pricing/StatusBanner.tsx';
 import Icon from './shared/Icon.tsx';
+import SignInLink from './shared/SignInLink.tsx';
 import { useHydratedStore } from './shared/use-hydrated-store.ts';
 
 interface PricingProps {
@@ -121,9 +122,7 @@ export default function Pricing({ planNames }: PricingProps) {
         ) : (
           <p className="pricing-account__signin">
             <span>Log in to subscribe or buy credits.</span>
-            <a className="btn btn-secondary" href="/login">
-              Log in
-            </a>
+            <SignInLink className="btn btn-secondary">Log in</SignInLink>
           </p>
         )}
       </div>

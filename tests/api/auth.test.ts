@@ -370,6 +370,8 @@ describe('sign-in in production', () => {
       expect(res.statusCode).toBe(404);
       const cfg = await t.app.inject({ url: '/api/auth/config' });
       expect(cfg.json().data).toEqual({ googleClientId: google.clientId, localSignIn: false });
+      // Every signed-out page view asks for it: browsers keep it for five minutes.
+      expect(cfg.headers['cache-control']).toBe('public, max-age=300');
       const headers = (await t.app.inject({ url: '/api/health' })).headers;
       expect(headers['strict-transport-security']).toMatch(/max-age=31536000/);
     } finally {

@@ -40,10 +40,15 @@ export async function accountsRoutes(
         response: { 200: AuthConfigResponse },
       },
     },
-    async () => ({
-      success: true as const,
-      data: { googleClientId: config.google.clientId, localSignIn: config.localMode },
-    }),
+    async (_request, reply) => {
+      // Asked by every signed-out page view (the page's Google sign-in); it changes only when
+      // the server restarts with another configuration, so browsers keep it for a few minutes.
+      reply.header('cache-control', 'public, max-age=300');
+      return {
+        success: true as const,
+        data: { googleClientId: config.google.clientId, localSignIn: config.localMode },
+      };
+    },
   );
 
   app.post(

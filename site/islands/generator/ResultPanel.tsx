@@ -10,6 +10,7 @@ import type { GenerationState } from './generation.ts';
 import { GENERATION_MESSAGES } from './generation-rules.ts';
 import DownloadButton from '../shared/DownloadButton.tsx';
 import Icon from '../shared/Icon.tsx';
+import SignInLink from '../shared/SignInLink.tsx';
 
 /** Spec 2: the estimated generation time shown to the user. */
 export const ESTIMATED_TIME = '5-8 minutes';
@@ -180,9 +181,9 @@ function NextStep({ message }: { message: string }) {
   }
   if (message === GENERATE_MESSAGES.signInRequired) {
     return (
-      <a className="btn btn-secondary" href="/login" data-testid="failure-next-step">
+      <SignInLink className="btn btn-secondary" data-testid="failure-next-step">
         Log in
-      </a>
+      </SignInLink>
     );
   }
   if (message === GENERATION_MESSAGES.timedOut || message === GENERATION_MESSAGES.network) {

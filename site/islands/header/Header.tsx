@@ -7,7 +7,9 @@ import { useCallback, useId, useRef, useState, useSyncExternalStore } from 'reac
 import * as icons from '../../lib/icons/index.ts';
 import { $authReady, $authToken, $user } from '../../stores/auth.ts';
 import { $credits } from '../../stores/credits.ts';
+import GoogleSignInScope from '../shared/GoogleSignInScope.tsx';
 import Icon from '../shared/Icon.tsx';
+import SignInLink from '../shared/SignInLink.tsx';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 import MobileMenu from './MobileMenu.tsx';
 import NavMenu from './NavMenu.tsx';
@@ -76,9 +78,7 @@ export default function Header({ path }: HeaderProps) {
                 <UserMenu user={user} />
               </>
             ) : (
-              <a className="btn btn-primary" href="/login">
-                Login
-              </a>
+              <SignInLink className="btn btn-primary">Login</SignInLink>
             )}
           </div>
 
@@ -97,6 +97,8 @@ export default function Header({ path }: HeaderProps) {
           )}
         </div>
       </header>
+      {/* The page's Google provider; /login has its own (the rendered Google button). */}
+      <GoogleSignInScope enabled={ready && !user && path !== '/login'} />
       <MobileMenu
         id={menuId}
         open={menuOpen}

@@ -5,6 +5,7 @@ import * as icons from '../../lib/icons/index.ts';
 import { generatorHref } from '../../lib/site.ts';
 import { keepTabInside } from '../shared/focus-trap.ts';
 import Icon from '../shared/Icon.tsx';
+import SignInLink from '../shared/SignInLink.tsx';
 import { AI_TOOLS, trailingLinks } from './NavMenu.tsx';
 import { AccountIdentity, Brand, CreditsPill, isCurrent, SignOutButton } from './parts.tsx';
 
@@ -142,9 +143,7 @@ export default function MobileMenu({
             {user ? (
               <SignOutButton className="btn btn-secondary btn-block" />
             ) : (
-              <a className="btn btn-primary btn-block" href="/login">
-                Login
-              </a>
+              <SignInLink className="btn btn-primary btn-block">Login</SignInLink>
             )}
           </div>
         )}

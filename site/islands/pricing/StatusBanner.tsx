@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import * as icons from '../../lib/icons/index.ts';
 import { $banner, clearBanner, type Banner } from '../../stores/subscription.ts';
 import Icon from '../shared/Icon.tsx';
+import SignInLink from '../shared/SignInLink.tsx';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 function BannerBox({ banner }: { banner: Banner }) {
@@ -40,9 +41,7 @@ function BannerBox({ banner }: { banner: Banner }) {
         {banner.loginLink && (
           <>
             {' '}
-            <a href="/login" className="pricing-banner__link">
-              Log in
-            </a>
+            <SignInLink className="pricing-banner__link">Log in</SignInLink>
           </>
         )}
       </p>

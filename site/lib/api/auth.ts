@@ -16,6 +16,11 @@ export async function signInWithGoogle(credential: string): Promise<SessionRespo
   return api.post('/api/auth/google', { json: { credential } }).json<SessionResponse>();
 }
 
+/** Exchange a Google OAuth access token (the popup flow that any page's Login starts) for a session. */
+export async function signInWithGoogleToken(token: string): Promise<SessionResponse> {
+  return api.post('/api/auth/google', { json: { token } }).json<SessionResponse>();
+}
+
 /** Local sign-in: a name and an email, no password (local mode). */
 export async function signInLocally(name: string, email: string): Promise<SessionResponse> {
   return api.post('/api/auth/local', { json: { name, email } }).json<SessionResponse>();

@@ -1,0 +1,81 @@
+/**
+ * Screenshots of the views a person reviews after a change to what they see (issue 20's "done
+ * means"): home, pricing, an effect page and the generator with a finished video, at 390 px,
+ * into .test-output/screenshots/flows/{name}-390.png. Only with SCREENSHOTS=1:
+ *   SCREENSHOTS=1 E2E_DATA_DIR=.test-output/e2e-shots npx playwright test tests/e2e/screenshots-flows.spec.ts
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { islandReady, storeSession, uniqueEmail } from '../helpers/browser.ts';
+import { LOCAL_CHECKOUT_TOKEN_FIELD, localCheckoutToken } from '../helpers/local-checkout.ts';
+import { GENERATOR_PATH, settle } from './site-pages.ts';
+
+const OUT_DIR = path.resolve('.test-output/screenshots/flows');
+const VIEWPORT = { width: 390, height: 844 };
+
+test.skip(process.env.SCREENSHOTS !== '1', 'set SCREENSHOTS=1 to take the screenshots');
+test.setTimeout(180_000);
+test.use({ viewport: VIEWPORT, isMobile: true, hasTouch: true });
+
+const shot = (name: string) => path.join(OUT_DIR, `${name}-${VIEWPORT.width}.png`);
+
+test('public views, full length', async ({ page }) => {
+  mkdirSync(OUT_DIR, { recursive: true });
+  for (const [name, pagePath] of [
+    ['home', '/'],
+    ['pricing', '/pricing'],
+    ['effects', '/video-effects'],
+    ['effect-ai-french-kissing', '/ai-french-kissing'],
+  ] as const) {
+    await page.goto(pagePath);
+    await settle(page);
+    await page.screenshot({ path: shot(name), fullPage: true });
+  }
+});
+
+test('the generator with a finished video', async ({ page }) => {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const res = await page.request.post('/api/auth/local', {
+    data: { name: 'Maker', email: uniqueEmail('shots') },
+  });
+  const { data } = await res.json();
+  const auth = { authorization: `Bearer ${data.token}` };
+  const session = await page.request.post('/api/stripe/create-payment-intent', {
+    headers: auth,
+    data: {
+      type: 'credits',
+      package_id: 'starter',
+      success_url: '/pricing',
+      cancel_url: '/pricing',
+    },
+  });
+  const { sessionId } = await session.json();
+  const checkout = await (await page.request.get(`/checkout/local/${sessionId}`)).text();
+  await page.request.post(`/checkout/local/${sessionId}/pay`, {
+    form: { [LOCAL_CHECKOUT_TOKEN_FIELD]: localCheckoutToken(checkout) },
+    maxRedirects: 0,
+  });
+  const me = await (await page.request.get('/api/auth/user', { headers: auth })).json();
+  await storeSession(page, data.token, me.data.user);
+
+  await page.goto(GENERATOR_PATH);
+  await islandReady(page, 'Generator', 20_000);
+  await page.getByTestId('prompt').fill('A paper boat drifting down a rainy street at night');
+  await page.getByTestId('generate-button').click();
+  const panel = page.getByTestId('result-panel');
+  await expect(panel).toHaveAttribute('data-state', 'success', { timeout: 90_000 });
+  const video = page.getByTestId('result-video');
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(2);
+  // One second in: a settled frame, the burned-in caption at its top.
+  await video.evaluate((v: HTMLVideoElement) => {
+    v.pause();
+    v.currentTime = 1;
+  });
+  await panel.scrollIntoViewIfNeeded();
+  await settle(page);
+  await page.screenshot({ path: shot('generator-result') });
+  await page.screenshot({ path: shot('generator-result-full'), fullPage: true });
+});
