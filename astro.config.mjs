@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { readFileSync } from 'node:fs';
 import { SERVER_PATH_PREFIXES } from './shared/server-paths.ts';
+import { alternatesOf } from './site/i18n/locales.ts';
 
 const site = JSON.parse(readFileSync(new URL('./content/site.json', import.meta.url), 'utf8'));
 
@@ -58,9 +59,22 @@ export default defineConfig({
       customPages: separateArticlePages(origin),
       // Only pages meant for search results: not the noindex ones (sign-in, private, utility).
       filter: (page) =>
-        !/^\/(login|verify-email|reset-password|404|video-history|blog-admin|admin(\/.*)?|blog\/article-shell|embed\/.*)$/.test(
+        !/^(\/zh)?\/(login|verify-email|reset-password|404|video-history|blog-admin|admin(\/.*)?|blog\/article-shell|embed\/.*)$/.test(
           new URL(page).pathname,
         ),
+      // A page in both languages lists both (and x-default, the English one), as its <head> does.
+      serialize: (item) => {
+        const alternates = alternatesOf(new URL(item.url).pathname);
+        if (alternates.length === 0) return item;
+        const href = (/** @type {string} */ path) => new URL(path, origin).href;
+        return {
+          ...item,
+          links: [
+            ...alternates.map((alt) => ({ lang: alt.locale, url: href(alt.path) })),
+            { lang: 'x-default', url: href(alternates[0]?.path ?? '/') },
+          ],
+        };
+      },
     }),
   ],
   vite: {

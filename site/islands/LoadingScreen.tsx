@@ -5,14 +5,19 @@
  * the login state (the generator's button area, the history list, the pricing account box), at
  * the height that part will have, so nothing jumps when it renders.
  */
-export const LOADING_TEXT = '正在加载应用...';
+import type { Locale } from '../i18n/locales.ts';
+import { loading_app } from '../i18n/messages.ts';
+
+export const LOADING_TEXT = loading_app('en');
 
 export default function LoadingScreen({
   variant = 'page',
   className = '',
+  locale = 'en',
 }: {
   variant?: 'page' | 'inline';
   className?: string;
+  locale?: Locale;
 }) {
   return (
     <div
@@ -22,7 +27,8 @@ export default function LoadingScreen({
       data-testid="loading-screen"
     >
       <span className={variant === 'page' ? 'spinner' : 'spinner spinner-sm'} aria-hidden="true" />
-      <p lang="zh-CN">{LOADING_TEXT}</p>
+      {/* The spec's text is Chinese in every language. */}
+      <p lang="zh-CN">{loading_app(locale)}</p>
     </div>
   );
 }

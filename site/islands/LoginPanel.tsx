@@ -3,6 +3,8 @@ import { GoogleLogin, GoogleOAuthProvider, type CredentialResponse } from '@reac
 import { useEffect, useState, type InputHTMLAttributes, type SubmitEvent } from 'react';
 import type { AuthConfigResponse, SessionResponse } from '../../server/contracts/auth.ts';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../shared/auth.ts';
+import { localizePath, type Locale } from '../i18n/locales.ts';
+import * as m from '../i18n/messages.ts';
 import { trackLogin } from '../lib/analytics.ts';
 import { getAuthConfig, signInLocally, signInWithGoogle } from '../lib/api/auth.ts';
 import { $authReady, $authToken, $user, setSession } from '../stores/auth.ts';
@@ -14,15 +16,16 @@ type AuthConfig = AuthConfigResponse['data'];
 type ConfigState =
   { status: 'loading' } | { status: 'ready'; config: AuthConfig } | { status: 'error' };
 
-const LOCAL_FAILED = 'Login failed, please try again';
-const GOOGLE_FAILED = 'Google login failed, please try again';
-
 // Set once this page has started navigating home, so the session it just stored is not
 // treated as an already signed-in visitor (which would replace the history entry instead).
 let navigatingHome = false;
 
 /** Keep the session from a sign-in answer, report it, and go home. Throws when there is no token. */
-function completeSignIn(body: SessionResponse | undefined, method: 'google' | 'local'): void {
+function completeSignIn(
+  body: SessionResponse | undefined,
+  method: 'google' | 'local',
+  locale: Locale,
+): void {
   const token = body?.data?.token;
   const user = body?.data?.user;
   if (!token || !user) {
@@ -33,35 +36,41 @@ function completeSignIn(body: SessionResponse | undefined, method: 'google' | 'l
   navigatingHome = true;
   setSession(token, user);
   trackLogin(method);
-  window.location.assign('/');
+  window.location.assign(localizePath('/', locale));
 }
 
-function GoogleSignIn({ clientId, onBusy }: { clientId: string; onBusy: (busy: boolean) => void }) {
+interface GoogleSignInProps {
+  clientId: string;
+  locale: Locale;
+  onBusy: (busy: boolean) => void;
+}
+
+function GoogleSignIn({ clientId, locale, onBusy }: GoogleSignInProps) {
   const onSuccess = async ({ credential }: CredentialResponse) => {
     if (!credential) {
       console.error('[login] Google answered without a credential');
-      alert(GOOGLE_FAILED);
+      alert(m.login_google_failed(locale));
       return;
     }
     onBusy(true);
     try {
       const body = await signInWithGoogle(credential);
-      completeSignIn(body, 'google');
+      completeSignIn(body, 'google', locale);
     } catch (error) {
       console.error('[login] Google sign-in failed', error);
       onBusy(false);
-      alert(GOOGLE_FAILED);
+      alert(m.login_google_failed(locale));
     }
   };
 
   return (
-    <GoogleOAuthProvider clientId={clientId}>
+    <GoogleOAuthProvider clientId={clientId} locale={locale}>
       <div className="login-google">
         <GoogleLogin
           onSuccess={onSuccess}
           onError={() => {
             console.error('[login] Google sign-in was not completed');
-            alert(GOOGLE_FAILED);
+            alert(m.login_google_failed(locale));
           }}
           theme="filled_black"
           shape="pill"
@@ -95,7 +104,7 @@ function TextField({ id, label, onValue, ...input }: TextFieldProps) {
   );
 }
 
-function LocalSignIn() {
+function LocalSignIn({ locale }: { locale: Locale }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
@@ -106,24 +115,24 @@ function LocalSignIn() {
     setBusy(true);
     try {
       const body = await signInLocally(name.trim(), email.trim());
-      completeSignIn(body, 'local');
+      completeSignIn(body, 'local', locale);
       // Busy stays on: the page is navigating home.
     } catch (error) {
       console.error('[login] local sign-in failed', error);
       setBusy(false);
-      alert(LOCAL_FAILED);
+      alert(m.login_failed(locale));
     }
   };
 
   return (
     <form className="login-form" onSubmit={onSubmit} aria-busy={busy}>
       <p className="login-note">
-        <strong>Local development sign-in.</strong> No password: enter any name and email to create
-        or reuse a local account.
+        <strong>{m.login_local_note_title(locale)}</strong>
+        {m.login_local_note(locale)}
       </p>
       <TextField
         id="login-name"
-        label="Name"
+        label={m.login_name(locale)}
         name="name"
         type="text"
         autoComplete="name"
@@ -133,7 +142,7 @@ function LocalSignIn() {
       />
       <TextField
         id="login-email"
-        label="Email"
+        label={m.login_email(locale)}
         name="email"
         type="email"
         autoComplete="email"
@@ -143,13 +152,13 @@ function LocalSignIn() {
         onValue={setEmail}
       />
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-        {busy ? 'Signing in...' : 'Sign in'}
+        {busy ? m.login_signing_in(locale) : m.login_submit(locale)}
       </button>
     </form>
   );
 }
 
-export default function LoginPanel() {
+export default function LoginPanel({ locale = 'en' }: { locale?: Locale }) {
   const ready = useHydratedStore($authReady);
   const user = useHydratedStore($user);
   const token = useHydratedStore($authToken);
@@ -164,8 +173,8 @@ export default function LoginPanel() {
     // This also covers a sign-in completed in another tab while this page is open.
     if (!alreadySignedIn || navigatingHome) return;
     navigatingHome = true;
-    window.location.replace('/');
-  }, [alreadySignedIn]);
+    window.location.replace(localizePath('/', locale));
+  }, [alreadySignedIn, locale]);
 
   useEffect(() => {
     let cancelled = false;
@@ -182,23 +191,23 @@ export default function LoginPanel() {
     };
   }, [configAttempt]);
 
-  if (!ready || alreadySignedIn) return <LoadingScreen />;
+  if (!ready || alreadySignedIn) return <LoadingScreen locale={locale} />;
 
   return (
     <section className="auth-card" aria-labelledby="login-title">
-      <h1 id="login-title">Sign in</h1>
-      <p className="auth-lead">Sign in to generate videos, keep your history and buy credits.</p>
+      <h1 id="login-title">{m.login_title(locale)}</h1>
+      <p className="auth-lead">{m.login_lead(locale)}</p>
 
       {config.status === 'loading' && (
         <div className="login-status" role="status">
           <div className="spinner spinner-sm" aria-hidden="true" />
-          <span>Loading sign-in options…</span>
+          <span>{m.login_loading_options(locale)}</span>
         </div>
       )}
 
       {config.status === 'error' && (
         <div className="login-status login-status--error" role="alert">
-          <span>Sign-in is unavailable right now. Check your connection and try again.</span>
+          <span>{m.login_unavailable(locale)}</span>
           <button
             type="button"
             className="btn btn-secondary"
@@ -207,7 +216,7 @@ export default function LoginPanel() {
               setConfigAttempt((attempt) => attempt + 1);
             }}
           >
-            Try again
+            {m.login_try_again(locale)}
           </button>
         </div>
       )}
@@ -215,31 +224,38 @@ export default function LoginPanel() {
       {config.status === 'ready' && (
         <>
           {config.config.googleClientId && (
-            <GoogleSignIn clientId={config.config.googleClientId} onBusy={setGoogleBusy} />
+            <GoogleSignIn
+              clientId={config.config.googleClientId}
+              locale={locale}
+              onBusy={setGoogleBusy}
+            />
           )}
           {googleBusy && (
             <div className="login-status" role="status">
               <div className="spinner spinner-sm" aria-hidden="true" />
-              <span>Signing in...</span>
+              <span>{m.login_signing_in(locale)}</span>
             </div>
           )}
           {config.config.googleClientId && config.config.localSignIn && (
             <div className="login-divider" role="separator">
-              <span>or</span>
+              <span>{m.login_or(locale)}</span>
             </div>
           )}
-          {config.config.localSignIn && <LocalSignIn />}
+          {config.config.localSignIn && <LocalSignIn locale={locale} />}
           {!config.config.googleClientId && !config.config.localSignIn && (
             <p className="login-status login-status--error" role="alert">
-              No sign-in method is configured on this server.
+              {m.login_no_method(locale)}
             </p>
           )}
         </>
       )}
 
       <p className="login-legal">
-        By signing in you agree to our <a href="/terms-of-service">Terms of Service</a> and{' '}
-        <a href="/privacy-policy">Privacy Policy</a>.
+        {m.login_legal_before(locale)}
+        <a href={localizePath('/terms-of-service', locale)}>{m.login_legal_terms(locale)}</a>
+        {m.login_legal_and(locale)}
+        <a href={localizePath('/privacy-policy', locale)}>{m.login_legal_privacy(locale)}</a>
+        {m.login_legal_after(locale)}
       </p>
     </section>
   );

@@ -3,6 +3,8 @@
  * pure rules the page's script applies (which cards show for a filter and a count). No DOM here,
  * so the rules are unit-tested as they are.
  */
+import type { Locale } from '../i18n/locales.ts';
+import * as m from '../i18n/messages.ts';
 
 export const GALLERY_CATEGORIES = ['Animation', 'Product', 'Movie', 'Talk Show', 'Other'] as const;
 export type GalleryCategory = (typeof GALLERY_CATEGORIES)[number];
@@ -19,7 +21,7 @@ export const FILTER_RESET_VISIBLE = 4;
 export const EMBED_FALLBACK_MS = 3000;
 /** Height of every gallery frame, px. */
 export const FRAME_HEIGHT = 550;
-export const EMPTY_CATEGORY_TEXT = 'There are no videos in this category';
+export const EMPTY_CATEGORY_TEXT = m.gallery_empty('en');
 
 export interface GalleryEntry {
   id: string;
@@ -134,10 +136,33 @@ export function hasMore(
 }
 
 /** The message under the grid: the empty-category text, or a count for screen readers. */
-export function galleryStatus(shown: number, total: number, filter: GalleryFilter): string {
-  if (total === 0) return EMPTY_CATEGORY_TEXT;
-  const scope = filter === 'All' ? 'videos' : `${filter} videos`;
-  return `Showing ${shown} of ${total} ${scope}`;
+export function galleryStatus(
+  shown: number,
+  total: number,
+  filter: GalleryFilter,
+  locale: Locale = 'en',
+): string {
+  if (total === 0) return m.gallery_empty(locale);
+  if (filter === 'All') return m.gallery_status_all(locale, { shown, total });
+  return m.gallery_status_category(locale, {
+    shown,
+    total,
+    category: categoryLabel(filter, locale),
+  });
+}
+
+const CATEGORY_LABELS: Record<GalleryFilter, (locale: Locale) => string> = {
+  All: m.gallery_category_all,
+  Animation: m.gallery_category_animation,
+  Product: m.gallery_category_product,
+  Movie: m.gallery_category_movie,
+  'Talk Show': m.gallery_category_talk_show,
+  Other: m.gallery_category_other,
+};
+
+/** A filter's or category's name in a language (the data keeps the English name). */
+export function categoryLabel(filter: GalleryFilter, locale: Locale = 'en'): string {
+  return CATEGORY_LABELS[filter](locale);
 }
 
 /** Parses a filter name from a button, falling back to All for anything unknown. */

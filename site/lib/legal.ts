@@ -9,6 +9,33 @@ import policy from '../../content/legal/policy.json' with { type: 'json' };
 import { VIDEO_COST, VIDEO_SECONDS } from '../../shared/video.ts';
 import { BRAND, MAILBOXES, PRODUCT_NAME } from './site.ts';
 
+/** A legal page's front matter. */
+export interface LegalFrontmatter {
+  title: string;
+  description: string;
+  updated: string | Date;
+}
+
+/**
+ * The routes of a folder of legal pages, each checked: front matter complete, description short
+ * enough for a search result. `pages` is the folder's `import.meta.glob` (eager).
+ */
+export function legalRoutes<T extends { frontmatter: LegalFrontmatter }>(
+  pages: Record<string, T>,
+): { params: { legal: string }; props: { page: T; slug: string } }[] {
+  return Object.entries(pages).map(([file, page]) => {
+    const slug = file.split('/').pop()!.replace(/\.md$/, '');
+    const { title, description, updated } = page.frontmatter;
+    if (!title || !description || !updated) {
+      throw new Error(`${file}: front matter needs title, description and updated.`);
+    }
+    if (description.length > 155) {
+      throw new Error(`${file}: description is ${description.length} characters (max 155).`);
+    }
+    return { params: { legal: slug }, props: { page, slug } };
+  });
+}
+
 export const LEGAL_VALUES: Readonly<Record<string, string | number>> = {
   ...policy,
   brand: BRAND,

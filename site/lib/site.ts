@@ -1,5 +1,7 @@
 /** Site constants. content/site.json is the single source shared with the server. */
 import site from '../../content/site.json' with { type: 'json' };
+import siteZh from '../../content/zh-CN/site.json' with { type: 'json' };
+import type { Locale } from '../i18n/locales.ts';
 
 export const BRAND: string = site.brand;
 /** Product slug (`veo3` by default); it names the generator route and the video models. */
@@ -7,6 +9,10 @@ export const PRODUCT: string = site.product;
 export const PRODUCT_NAME: string = site.productName;
 export const TAGLINE: string = site.tagline;
 export const SITE_DESCRIPTION: string = site.description;
+/** The tagline and the site's description in a language (content/zh-CN/site.json for Chinese). */
+export function siteCopy(locale: Locale): { tagline: string; description: string } {
+  return locale === 'zh-CN' ? siteZh : { tagline: TAGLINE, description: SITE_DESCRIPTION };
+}
 /** Contact mailboxes by role, e.g. `{ support: 'support@…', billing: 'billing@…' }`. */
 export const MAILBOXES: Readonly<Record<string, string>> = site.mailboxes;
 

@@ -12,11 +12,9 @@
  * blocked, the link does what it always did: open /login.
  */
 import type { AuthConfigResponse } from '../../server/contracts/auth.ts';
-import { trackLogin } from '../lib/analytics.ts';
-import { getAuthConfig, signInWithGoogleToken } from '../lib/api/auth.ts';
-import { setSession } from './session.ts';
+import { isLocale, localizePath } from '../i18n/locales.ts';
+import { getAuthConfig } from '../lib/api/auth.ts';
 
-export const GOOGLE_SIGN_IN_FAILED = 'Google login failed, please try again';
 export const LOGIN_PATH = '/login';
 
 type AuthConfig = AuthConfigResponse['data'];
@@ -59,24 +57,8 @@ export function startSignIn(): boolean {
   return true;
 }
 
-/** Exchange a Google access token for our session; the page's islands follow the stores. */
-export async function completeGoogleSignIn(accessToken: string): Promise<boolean> {
-  try {
-    const body = await signInWithGoogleToken(accessToken);
-    const token = body?.data?.token;
-    const user = body?.data?.user;
-    if (!token || !user) throw new Error('Sign-in answer has no token');
-    setSession(token, user);
-    trackLogin('google');
-    return true;
-  } catch (error) {
-    console.error('[sign-in] Google sign-in failed', error);
-    alert(GOOGLE_SIGN_IN_FAILED);
-    return false;
-  }
-}
-
 /** Google could not open its popup (blocked, or the script failed): use the sign-in page. */
 export function openSignInPage(): void {
-  window.location.assign(LOGIN_PATH);
+  const lang = document.documentElement.lang;
+  window.location.assign(localizePath(LOGIN_PATH, isLocale(lang) ? lang : 'en'));
 }

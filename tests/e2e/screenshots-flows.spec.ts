@@ -1,6 +1,7 @@
 /**
  * Screenshots of the views a person reviews after a change to what they see (issue 20's "done
- * means"): home, pricing, an effect page and the generator with a finished video, at 390 px,
+ * means", issue 21's Chinese pages): home, pricing, an effect page, the generator with a finished
+ * video and the Chinese pages, at 390 px,
  * into .test-output/screenshots/flows/{name}-390.png. Only with SCREENSHOTS=1:
  *   SCREENSHOTS=1 E2E_DATA_DIR=.test-output/e2e-shots npx playwright test tests/e2e/screenshots-flows.spec.ts
  */
@@ -32,6 +33,23 @@ test('public views, full length', async ({ page }) => {
     await settle(page);
     await page.screenshot({ path: shot(name), fullPage: true });
   }
+});
+
+test.describe('for a Chinese browser', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('the Chinese pages, full length', async ({ page }) => {
+    mkdirSync(OUT_DIR, { recursive: true });
+    for (const [name, pagePath] of [
+      ['zh-home', '/zh'],
+      ['zh-login', '/zh/login'],
+      ['zh-refund-policy', '/zh/refund-policy'],
+    ] as const) {
+      await page.goto(pagePath);
+      await settle(page);
+      await page.screenshot({ path: shot(name), fullPage: true });
+    }
+  });
 });
 
 test('the generator with a finished video', async ({ page }) => {

@@ -107,7 +107,9 @@ test('every public page has one h1, its own canonical URL, a description, share 
       expect.soft(head.og.url, `${path}: og:url`).toBe(url);
       expect.soft(head.og.type, `${path}: og:type`).toMatch(/^(website|article)$/);
       expect.soft(head.og.siteName, `${path}: og:site_name`).toBeTruthy();
-      expect.soft(head.og.locale, `${path}: og:locale`).toBe('en_US');
+      expect
+        .soft(head.og.locale, `${path}: og:locale`)
+        .toBe(path === '/zh' || path.startsWith('/zh/') ? 'zh_CN' : 'en_US');
       expect.soft(head.og.imageAlt, `${path}: og:image:alt`).toBeTruthy();
       expect.soft(head.twitter.card, `${path}: twitter:card`).toBe('summary_large_image');
       expect.soft(head.twitter.image, `${path}: twitter:image`).toBe(head.og.image);

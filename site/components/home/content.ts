@@ -4,6 +4,10 @@
  * way the legal pages do it. A wrong count or an unknown placeholder fails the build.
  */
 import home from '../../../content/home.json' with { type: 'json' };
+import homeZh from '../../../content/zh-CN/home.json' with { type: 'json' };
+import galleryZh from '../../../content/zh-CN/gallery.json' with { type: 'json' };
+import type { Locale } from '../../i18n/locales.ts';
+import type { GalleryEntry } from '../../lib/gallery.ts';
 import policy from '../../../content/legal/policy.json' with { type: 'json' };
 import { VIDEO_COST, VIDEO_SECONDS } from '../../../shared/video.ts';
 import { BRAND, PRODUCT_NAME } from '../../lib/site.ts';
@@ -67,3 +71,25 @@ export function parseHomeContent(
 }
 
 export const homeContent: HomeContent = parseHomeContent(home);
+const homeContentZh: HomeContent = parseHomeContent(homeZh);
+
+/** The home page's copy in a language (content/zh-CN/home.json for Chinese). */
+export function homeContentFor(locale: Locale): HomeContent {
+  return locale === 'zh-CN' ? homeContentZh : homeContent;
+}
+
+const GALLERY_TITLES_ZH: Readonly<Record<string, { title: string }>> = galleryZh;
+
+/**
+ * The gallery in a language: the cards' captions from content/zh-CN/gallery.json for Chinese
+ * (a clip without a translated caption fails the build, so none shows in English by mistake).
+ * The prompt stays as written: it is what made the clip.
+ */
+export function galleryFor<T extends GalleryEntry>(entries: readonly T[], locale: Locale): T[] {
+  if (locale === 'en') return [...entries];
+  return entries.map((entry) => {
+    const title = GALLERY_TITLES_ZH[entry.id]?.title;
+    if (!title) throw new Error(`content/zh-CN/gallery.json: no caption for "${entry.id}".`);
+    return { ...entry, title };
+  });
+}

@@ -4,7 +4,6 @@
  */
 import {
   FILTER_RESET_VISIBLE,
-  galleryStatus,
   hasMore,
   INITIAL_VISIBLE,
   MORE_STEP,
@@ -75,13 +74,30 @@ class VideoGallery extends HTMLElement {
     }
     const total = entriesInFilter(this.#cards, this.#filter).length;
     const status = this.querySelector<HTMLElement>('.gallery__status')!;
-    status.textContent = galleryStatus(shown.size, total, this.#filter);
+    status.textContent = this.#statusText(shown.size, total);
     status.toggleAttribute('data-empty', total === 0);
     this.querySelector<HTMLButtonElement>('.gallery__more')!.hidden = !hasMore(
       this.#cards,
       this.#filter,
       this.#count,
     );
+  }
+
+  /**
+   * The status line in the page's language: Gallery.astro renders its templates (galleryStatus's
+   * messages with `{shown}`, `{total}`, `{category}` left in) so this script carries no messages.
+   */
+  #statusText(shown: number, total: number): string {
+    const { statusAll = '', statusCategory = '', statusEmpty = '' } = this.dataset;
+    if (total === 0) return statusEmpty;
+    const button = this.querySelector<HTMLElement>(`[data-filter="${this.#filter}"]`);
+    const values: Record<string, string> = {
+      shown: String(shown),
+      total: String(total),
+      category: button?.textContent?.trim() ?? this.#filter,
+    };
+    const template = this.#filter === 'All' ? statusAll : statusCategory;
+    return template.replace(/\{(\w+)\}/g, (match, name: string) => values[name] ?? match);
   }
 }
 

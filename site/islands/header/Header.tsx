@@ -4,6 +4,8 @@
  * and, on small screens, the button that opens the MobileMenu.
  */
 import { useCallback, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { basePath, localeOfPath } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';
 import { $authReady, $authToken, $user } from '../../stores/auth.ts';
 import { $credits } from '../../stores/credits.ts';
@@ -11,6 +13,7 @@ import GoogleSignInScope from '../shared/GoogleSignInScope.tsx';
 import Icon from '../shared/Icon.tsx';
 import SignInLink from '../shared/SignInLink.tsx';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
+import LanguageLink from './LanguageLink.tsx';
 import MobileMenu from './MobileMenu.tsx';
 import NavMenu from './NavMenu.tsx';
 import { Brand, CreditsPill } from './parts.tsx';
@@ -47,6 +50,7 @@ export default function Header({ path }: HeaderProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
+  const locale = localeOfPath(path ?? '/');
 
   // Signed in means both halves of the session are present (spec 4).
   const user = ready && token ? storedUser : null;
@@ -61,10 +65,11 @@ export default function Header({ path }: HeaderProps) {
     <>
       <header className={scrolled ? 'site-header is-scrolled' : 'site-header'}>
         <div className="container site-header__inner">
-          <Brand />
-          <NavMenu path={path} user={user} />
+          <Brand locale={locale} />
+          <NavMenu path={path} user={user} locale={locale} />
 
           <div className="site-header__account">
+            <LanguageLink path={path} locale={locale} className="site-header__language" />
             {!ready ? (
               // Neutral until the stored session is known, so signed-in users never see Login flash.
               <span className="account-placeholder" aria-hidden="true" />
@@ -72,13 +77,16 @@ export default function Header({ path }: HeaderProps) {
               <>
                 <CreditsPill
                   credits={credits}
+                  locale={locale}
                   testId="header-credits"
-                  title="Your credits: buy more on the pricing page"
+                  title={m.header_credits_title(locale)}
                 />
-                <UserMenu user={user} />
+                <UserMenu user={user} locale={locale} />
               </>
             ) : (
-              <SignInLink className="btn btn-primary">Login</SignInLink>
+              <SignInLink className="btn btn-primary" locale={locale}>
+                {m.header_login(locale)}
+              </SignInLink>
             )}
           </div>
 
@@ -87,7 +95,7 @@ export default function Header({ path }: HeaderProps) {
               ref={toggleRef}
               type="button"
               className="menu-toggle"
-              aria-label="Open menu"
+              aria-label={m.header_open_menu(locale)}
               aria-expanded="false"
               aria-controls={menuId}
               onClick={() => setMenuOpen(true)}
@@ -98,7 +106,10 @@ export default function Header({ path }: HeaderProps) {
         </div>
       </header>
       {/* The page's Google provider; /login has its own (the rendered Google button). */}
-      <GoogleSignInScope enabled={ready && !user && path !== '/login'} />
+      <GoogleSignInScope
+        enabled={ready && !user && basePath(path ?? '/') !== '/login'}
+        locale={locale}
+      />
       <MobileMenu
         id={menuId}
         open={menuOpen}
@@ -107,6 +118,7 @@ export default function Header({ path }: HeaderProps) {
         ready={ready}
         user={user}
         credits={credits}
+        locale={locale}
       />
     </>
   );

@@ -2,11 +2,13 @@
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import type { PublicUser } from '../../../server/contracts/auth.ts';
 import * as icons from '../../lib/icons/index.ts';
-import { generatorHref } from '../../lib/site.ts';
+import { localizePath, type Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import { keepTabInside } from '../shared/focus-trap.ts';
 import Icon from '../shared/Icon.tsx';
 import SignInLink from '../shared/SignInLink.tsx';
-import { AI_TOOLS, trailingLinks } from './NavMenu.tsx';
+import LanguageLink from './LanguageLink.tsx';
+import { aiTools, trailingLinks } from './NavMenu.tsx';
 import { AccountIdentity, Brand, CreditsPill, isCurrent, SignOutButton } from './parts.tsx';
 
 /** The menu is for small screens only; growing past this closes it. */
@@ -20,6 +22,7 @@ interface MobileMenuProps {
   ready: boolean;
   user: PublicUser | null;
   credits: number;
+  locale: Locale;
 }
 
 /**
@@ -68,6 +71,7 @@ export default function MobileMenu({
   ready,
   user,
   credits,
+  locale,
 }: MobileMenuProps) {
   const dialogRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -99,15 +103,15 @@ export default function MobileMenu({
       hidden={!open}
     >
       <div className="container mobile-menu__top">
-        <Brand onClick={onClose} />
+        <Brand locale={locale} onClick={onClose} />
         <h2 id={titleId} className="sr-only">
-          Menu
+          {m.header_menu_title(locale)}
         </h2>
         <button
           ref={closeRef}
           type="button"
           className="menu-toggle"
-          aria-label="Close menu"
+          aria-label={m.header_close_menu(locale)}
           aria-expanded="true"
           aria-controls={id}
           onClick={onClose}
@@ -119,31 +123,34 @@ export default function MobileMenu({
         {ready && user && (
           <div className="mobile-menu__account">
             <AccountIdentity user={user} />
-            <CreditsPill credits={credits} onClick={onClose} />
+            <CreditsPill credits={credits} locale={locale} onClick={onClose} />
           </div>
         )}
-        <nav aria-label="Main">
+        <nav aria-label={m.nav_main_label(locale)}>
           <ul className="mobile-menu__list">
-            {link('/', 'Home')}
+            {link(localizePath('/', locale), m.nav_home(locale))}
             <li>
               <p className="mobile-menu__group-label" id={`${id}-tools`}>
-                AI Tools
+                {m.nav_ai_tools(locale)}
               </p>
               <ul className="mobile-menu__list mobile-menu__nested" aria-labelledby={`${id}-tools`}>
-                {AI_TOOLS.map(({ mode, icon, label }) =>
-                  link(generatorHref(mode), label, <Icon icon={icon} />),
+                {aiTools(locale).map(({ icon, href, label }) =>
+                  link(href, label, <Icon icon={icon} />),
                 )}
               </ul>
             </li>
-            {trailingLinks(ready ? user : null).map(({ href, label }) => link(href, label))}
+            {trailingLinks(ready ? user : null, locale).map(({ href, label }) => link(href, label))}
           </ul>
         </nav>
+        <LanguageLink path={path} locale={locale} className="mobile-menu__language" />
         {ready && (
           <div className="mobile-menu__footer">
             {user ? (
-              <SignOutButton className="btn btn-secondary btn-block" />
+              <SignOutButton className="btn btn-secondary btn-block" locale={locale} />
             ) : (
-              <SignInLink className="btn btn-primary btn-block">Login</SignInLink>
+              <SignInLink className="btn btn-primary btn-block" locale={locale}>
+                {m.header_login(locale)}
+              </SignInLink>
             )}
           </div>
         )}

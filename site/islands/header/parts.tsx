@@ -1,7 +1,9 @@
 /** Pieces the header bar and the mobile menu both show: the brand, the user and the credits. */
 import { useState } from 'react';
 import type { PublicUser } from '../../../server/contracts/auth.ts';
-import { formatCredits } from '../../lib/format.ts';
+import { localizePath, type Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
+import { formatCredits, formatNumber } from '../../lib/format.ts';
 import * as icons from '../../lib/icons/index.ts';
 import { BRAND } from '../../lib/site.ts';
 import { signOut } from '../../stores/auth.ts';
@@ -18,9 +20,9 @@ export function isCurrent(path: string | undefined, href: string): boolean {
 }
 
 /** The brand link home: logo mark and name. */
-export function Brand({ onClick }: { onClick?: () => void }) {
+export function Brand({ locale, onClick }: { locale: Locale; onClick?: () => void }) {
   return (
-    <a className="brand" href="/" onClick={onClick}>
+    <a className="brand" href={localizePath('/', locale)} onClick={onClick}>
       <LogoMark />
       <span>{BRAND}</span>
     </a>
@@ -65,24 +67,25 @@ export function AccountIdentity({ user }: { user: PublicUser }) {
 
 interface CreditsPillProps {
   credits: number;
+  locale: Locale;
   testId?: string;
   title?: string;
   onClick?: () => void;
 }
 
 /** The balance, linking to the pricing page to buy more. */
-export function CreditsPill({ credits, testId, title, onClick }: CreditsPillProps) {
+export function CreditsPill({ credits, locale, testId, title, onClick }: CreditsPillProps) {
   return (
     <a
       className="credits-pill"
-      href="/pricing"
+      href={localizePath('/pricing', locale)}
       data-testid={testId}
-      aria-label={formatCredits(credits)}
+      aria-label={formatCredits(credits, locale)}
       title={title}
       onClick={onClick}
     >
       <Icon icon={icons.coin} />
-      <span aria-hidden="true">{credits.toLocaleString('en-US')}</span>
+      <span aria-hidden="true">{formatNumber(credits, locale)}</span>
     </a>
   );
 }
@@ -91,7 +94,7 @@ export function CreditsPill({ credits, testId, title, onClick }: CreditsPillProp
  * The Sign out item of both menus, busy while the server call runs. On success the page navigates
  * away; on failure (logged) the menu stays open (spec 8).
  */
-export function SignOutButton({ className }: { className: string }) {
+export function SignOutButton({ className, locale }: { className: string; locale: Locale }) {
   const [signingOut, setSigningOut] = useState(false);
   const onSignOut = async () => {
     setSigningOut(true);
@@ -107,7 +110,7 @@ export function SignOutButton({ className }: { className: string }) {
       aria-busy={signingOut}
     >
       <Icon icon={icons.signOut} />
-      Sign out
+      {m.header_sign_out(locale)}
     </button>
   );
 }

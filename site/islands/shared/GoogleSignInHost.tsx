@@ -11,25 +11,41 @@ import {
   type TokenResponse,
 } from '@react-oauth/google';
 import { useEffect } from 'react';
-import {
-  completeGoogleSignIn,
-  GOOGLE_SIGN_IN_FAILED,
-  openSignInPage,
-  registerGoogleStarter,
-} from '../../stores/google-sign-in.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { login_google_failed } from '../../i18n/messages.ts';
+import { trackLogin } from '../../lib/analytics.ts';
+import { signInWithGoogleToken } from '../../lib/api/auth.ts';
+import { openSignInPage, registerGoogleStarter } from '../../stores/google-sign-in.ts';
+import { setSession } from '../../stores/session.ts';
 
 /** OAuth errors that mean the visitor chose not to go on: nothing to report. */
 const DECLINED = new Set(['access_denied', 'user_cancelled']);
 
-function Starter() {
+/** Exchange a Google access token for our session; the page's islands follow the stores. */
+async function completeGoogleSignIn(accessToken: string, locale: Locale): Promise<void> {
+  try {
+    const body = await signInWithGoogleToken(accessToken);
+    const token = body?.data?.token;
+    const user = body?.data?.user;
+    if (!token || !user) throw new Error('Sign-in answer has no token');
+    setSession(token, user);
+    trackLogin('google');
+  } catch (error) {
+    console.error('[sign-in] Google sign-in failed', error);
+    alert(login_google_failed(locale));
+  }
+}
+
+function Starter({ locale }: { locale: Locale }) {
   const { scriptLoadedSuccessfully } = useGoogleOAuth();
   const login = useGoogleLogin({
     flow: 'implicit',
-    onSuccess: (response: TokenResponse) => void completeGoogleSignIn(response.access_token),
+    onSuccess: (response: TokenResponse) =>
+      void completeGoogleSignIn(response.access_token, locale),
     onError: (response) => {
       if (DECLINED.has(response.error ?? '')) return;
       console.error('[sign-in] Google answered an error', response.error);
-      alert(GOOGLE_SIGN_IN_FAILED);
+      alert(login_google_failed(locale));
     },
     onNonOAuthError: (error: NonOAuthError) => {
       // A blocked popup: the sign-in page has Google's own button, which needs no popup.
@@ -45,15 +61,22 @@ function Starter() {
   return null;
 }
 
-export default function GoogleSignInHost({ clientId }: { clientId: string }) {
+export default function GoogleSignInHost({
+  clientId,
+  locale,
+}: {
+  clientId: string;
+  locale: Locale;
+}) {
   return (
     <GoogleOAuthProvider
+      locale={locale}
       clientId={clientId}
       onScriptLoadError={() =>
         console.warn('[sign-in] Google script did not load; Login opens /login')
       }
     >
-      <Starter />
+      <Starter locale={locale} />
     </GoogleOAuthProvider>
   );
 }

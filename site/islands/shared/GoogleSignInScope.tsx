@@ -4,11 +4,18 @@
  * their own, so pages served without Google (local mode) and signed-in visitors never load them.
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
 import { loadAuthConfig } from '../../stores/google-sign-in.ts';
 
 const GoogleSignInHost = lazy(() => import('./GoogleSignInHost.tsx'));
 
-export default function GoogleSignInScope({ enabled }: { enabled: boolean }) {
+export default function GoogleSignInScope({
+  enabled,
+  locale,
+}: {
+  enabled: boolean;
+  locale: Locale;
+}) {
   const [clientId, setClientId] = useState<string | null>(null);
 
   useEffect(() => {
@@ -25,7 +32,7 @@ export default function GoogleSignInScope({ enabled }: { enabled: boolean }) {
   if (!enabled || !clientId) return null;
   return (
     <Suspense fallback={null}>
-      <GoogleSignInHost clientId={clientId} />
+      <GoogleSignInHost clientId={clientId} locale={locale} />
     </Suspense>
   );
 }

@@ -4,11 +4,15 @@
  * the page's scripts run, from the keyboard and with a modifier key (a new tab gets /login).
  */
 import type { AnchorHTMLAttributes, MouseEvent } from 'react';
+import { localizePath, type Locale } from '../../i18n/locales.ts';
 import { LOGIN_PATH, startSignIn } from '../../stores/google-sign-in.ts';
 
-type SignInLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'>;
+type SignInLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
+  /** The page's language: the sign-in page in it. */
+  locale?: Locale;
+};
 
-export default function SignInLink({ onClick, children, ...link }: SignInLinkProps) {
+export default function SignInLink({ onClick, children, locale = 'en', ...link }: SignInLinkProps) {
   const onLinkClick = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     if (event.defaultPrevented) return;
@@ -18,7 +22,7 @@ export default function SignInLink({ onClick, children, ...link }: SignInLinkPro
     if (startSignIn()) event.preventDefault();
   };
   return (
-    <a {...link} href={LOGIN_PATH} onClick={onLinkClick}>
+    <a {...link} href={localizePath(LOGIN_PATH, locale)} onClick={onLinkClick}>
       {children}
     </a>
   );

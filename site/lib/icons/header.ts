@@ -10,6 +10,11 @@ export const close: IconData = [['path', { d: 'M18 6 6 18M6 6l12 12' }]];
 export const signOut: IconData = [
   ['path', { d: 'M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9' }],
 ];
+/** A globe: the language switch. */
+export const globe: IconData = [
+  ['circle', { cx: 12, cy: 12, r: 9 }],
+  ['path', { d: 'M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18' }],
+];
 export const text: IconData = [['path', { d: 'M4 7V5h16v2M9 19h6M12 5v14' }]];
 export const image: IconData = [
   ['rect', { x: 3, y: 3, width: 18, height: 18, rx: 2 }],

@@ -1,0 +1,57 @@
+/**
+ * `npm run messages`: compiles messages/en.json and messages/zh-CN.json into site/i18n/messages.ts
+ * and site/i18n/messages/{key}.ts (see site/i18n/compile-messages.ts).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { format, resolveConfig } from 'prettier';
+import { compileMessages, type MessageSources } from '../site/i18n/compile-messages.ts';
+import { LOCALES } from '../site/i18n/locales.ts';
+
+/** The folder the compiled messages go to (site/i18n/messages.ts and site/i18n/messages/). */
+export const I18N_DIR = fileURLToPath(new URL('../site/i18n/', import.meta.url));
+const MESSAGE_MODULES_DIR = path.join(I18N_DIR, 'messages');
+
+export function readMessageSources(): MessageSources {
+  return Object.fromEntries(
+    LOCALES.map((locale) => [
+      locale,
+      JSON.parse(readFileSync(new URL(`../messages/${locale}.json`, import.meta.url), 'utf8')),
+    ]),
+  ) as MessageSources;
+}
+
+/** The compiled files as they are committed (formatted like the rest of the code), by path. */
+export async function compiledMessageFiles(): Promise<Record<string, string>> {
+  const files = compileMessages(readMessageSources());
+  const options = await resolveConfig(path.join(I18N_DIR, 'messages.ts'));
+  const formatted = await Promise.all(
+    Object.entries(files).map(async ([file, text]) => {
+      const filepath = path.join(I18N_DIR, file);
+      return [file, await format(text, { ...options, filepath })] as const;
+    }),
+  );
+  return Object.fromEntries(formatted);
+}
+
+/** The compiled files on disk now, by path (site/i18n/messages.ts and site/i18n/messages/*). */
+export function committedMessageFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  const barrel = path.join(I18N_DIR, 'messages.ts');
+  if (existsSync(barrel)) files['messages.ts'] = readFileSync(barrel, 'utf8');
+  if (existsSync(MESSAGE_MODULES_DIR)) {
+    for (const name of readdirSync(MESSAGE_MODULES_DIR)) {
+      files[`messages/${name}`] = readFileSync(path.join(MESSAGE_MODULES_DIR, name), 'utf8');
+    }
+  }
+  return files;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const files = await compiledMessageFiles();
+  rmSync(MESSAGE_MODULES_DIR, { recursive: true, force: true });
+  mkdirSync(MESSAGE_MODULES_DIR, { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(I18N_DIR, file), text);
+  console.log(`site/i18n: ${Object.keys(files).length - 1} messages compiled`);
+}

@@ -1,0 +1,87 @@
+/**
+ * The site's languages (issue 21): English at today's paths, Simplified Chinese under /zh/.
+ *
+ * Pages gain their Chinese version one at a time: LOCALIZED_PATHS lists the English paths that
+ * have one. Only those get hreflang alternates, a sitemap entry per language and the language
+ * switch; a link from a Chinese page to a page without a Chinese version goes to the English one.
+ */
+
+export const LOCALES = ['en', 'zh-CN'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+
+/** URL prefix of each language. */
+const PREFIX: Record<Locale, string> = { en: '', 'zh-CN': '/zh' };
+
+/** Each language's name in itself (the switch shows the language it leads to). */
+export const AUTONYMS: Record<Locale, string> = { en: 'English', 'zh-CN': '简体中文' };
+
+/** `og:locale` values. */
+export const OG_LOCALES: Record<Locale, string> = { en: 'en_US', 'zh-CN': 'zh_CN' };
+
+/** The locale `Intl` formats with (dates, numbers, money). */
+export const INTL_LOCALES: Record<Locale, string> = { en: 'en-US', 'zh-CN': 'zh-CN' };
+
+/** English paths whose page exists in every language. */
+export const LOCALIZED_PATHS: ReadonlySet<string> = new Set([
+  '/',
+  '/login',
+  '/terms-of-service',
+  '/privacy-policy',
+  '/refund-policy',
+]);
+
+/** Where a visitor's choice of language is kept (the switch and the first-visit hint). */
+export const LOCALE_CHOICE_KEY = 'locale';
+
+export function isLocale(value: unknown): value is Locale {
+  return (LOCALES as readonly unknown[]).includes(value);
+}
+
+/** The language a site path is in: `/zh` and `/zh/…` are Chinese, everything else English. */
+export function localeOfPath(path: string): Locale {
+  return path === '/zh' || path.startsWith('/zh/') ? 'zh-CN' : 'en';
+}
+
+/** The English path of a page in any language: `/zh/login` → `/login`, `/zh` → `/`. */
+export function basePath(path: string): string {
+  const prefix = PREFIX[localeOfPath(path)];
+  return path.slice(prefix.length) || '/';
+}
+
+/** True when the page at this path (in any language) exists in every language. */
+export function isLocalized(path: string): boolean {
+  return LOCALIZED_PATHS.has(basePath(path));
+}
+
+/**
+ * The path of a page in a language: its own version where it has one, else the English page.
+ * Keeps a query or hash: `/login?next=1` → `/zh/login?next=1`.
+ */
+export function localizePath(path: string, locale: Locale): string {
+  const cut = path.search(/[?#]/);
+  const pathname = cut === -1 ? path : path.slice(0, cut);
+  const rest = cut === -1 ? '' : path.slice(cut);
+  const base = basePath(pathname);
+  if (!LOCALIZED_PATHS.has(base) || locale === DEFAULT_LOCALE) return base + rest;
+  return (base === '/' ? PREFIX[locale] : PREFIX[locale] + base) + rest;
+}
+
+/** Every language's version of a page, or an empty list when it exists in English only. */
+export function alternatesOf(path: string): { locale: Locale; path: string }[] {
+  if (!isLocalized(path)) return [];
+  return LOCALES.map((locale) => ({ locale, path: localizePath(path, locale) }));
+}
+
+/** The other language (two languages: the one the switch offers). */
+export function otherLocale(locale: Locale): Locale {
+  return locale === 'en' ? 'zh-CN' : 'en';
+}
+
+/** Browser languages the Chinese site serves: any Chinese. */
+export const CHINESE_BROWSER_LANGUAGE = /^zh\b/i;
+
+/** The site language a browser language asks for: any Chinese → zh-CN, anything else → en. */
+export function siteLocaleFor(browserLanguage: string): Locale {
+  return CHINESE_BROWSER_LANGUAGE.test(browserLanguage) ? 'zh-CN' : 'en';
+}

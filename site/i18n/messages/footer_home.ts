@@ -1,0 +1,5 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Home */
+export const footer_home = (locale: Locale): string => (locale === 'zh-CN' ? '首页' : 'Home');

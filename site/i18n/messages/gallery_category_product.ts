@@ -1,0 +1,6 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Product */
+export const gallery_category_product = (locale: Locale): string =>
+  locale === 'zh-CN' ? '产品' : 'Product';

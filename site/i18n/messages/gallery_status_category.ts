@@ -1,0 +1,17 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Showing {shown} of {total} {category} videos */
+export const gallery_status_category = (
+  locale: Locale,
+  p: { category: string | number; shown: string | number; total: string | number },
+): string =>
+  locale === 'zh-CN'
+    ? '显示 ' + String(p.total) + ' 个' + String(p.category) + '视频中的 ' + String(p.shown) + ' 个'
+    : 'Showing ' +
+      String(p.shown) +
+      ' of ' +
+      String(p.total) +
+      ' ' +
+      String(p.category) +
+      ' videos';

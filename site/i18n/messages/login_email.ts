@@ -1,0 +1,5 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Email */
+export const login_email = (locale: Locale): string => (locale === 'zh-CN' ? '邮箱' : 'Email');

@@ -1,0 +1,6 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Privacy Policy */
+export const login_legal_privacy = (locale: Locale): string =>
+  locale === 'zh-CN' ? '隐私政策' : 'Privacy Policy';

@@ -1,0 +1,6 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Terms of Service */
+export const login_legal_terms = (locale: Locale): string =>
+  locale === 'zh-CN' ? '服务条款' : 'Terms of Service';

@@ -1,0 +1,5 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Sign in */
+export const login_submit = (locale: Locale): string => (locale === 'zh-CN' ? '登录' : 'Sign in');

@@ -1,0 +1,5 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Legal */
+export const mailbox_legal = (locale: Locale): string => (locale === 'zh-CN' ? '法务' : 'Legal');

@@ -1,0 +1,6 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Privacy */
+export const mailbox_privacy = (locale: Locale): string =>
+  locale === 'zh-CN' ? '隐私' : 'Privacy';

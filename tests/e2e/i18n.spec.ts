@@ -1,0 +1,171 @@
+import { expect, test, type Page } from '@playwright/test';
+import { uniqueEmail } from '../helpers/browser.ts';
+
+/**
+ * Issue 21 (first pages): the home page, sign-in and the legal pages exist in Chinese under /zh,
+ * with the header, footer and language switch; each names the other in hreflang and the sitemap;
+ * a first-visit hint offers the other language and the choice is remembered.
+ */
+
+const PHONE = { width: 390, height: 844 };
+
+/** Latin words a Chinese page may show: names, formats, and the switch back to English. */
+const ALLOWED_LATIN =
+  /Veo3 Studio|Veo 3|Veo3|Google|Gemini|Stripe|API|English|Cookie|AI|HD|MP4|JPG|PNG|GIF|Pro\+?|Lite|Starter|Basic|Standard|[\w.+-]+@[\w.-]+/g;
+
+/** The page's visible text with allowed names removed: what is left must not be English. */
+async function latinWordsLeft(page: Page): Promise<string[]> {
+  const text = await page.locator('body').innerText();
+  return [...new Set(text.replace(ALLOWED_LATIN, ' ').match(/[A-Za-z]{2,}/g) ?? [])];
+}
+
+/** No element is wider than the viewport (text that does not wrap, a row that does not fit). */
+async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && box.right > width + 1 && getComputedStyle(el).position !== 'fixed';
+      })
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+  });
+}
+
+test.describe('Chinese pages at 390 px, for a Chinese browser', () => {
+  test.use({ viewport: PHONE, isMobile: true, hasTouch: true, locale: 'zh-CN' });
+
+  for (const path of ['/zh', '/zh/login', '/zh/terms-of-service', '/zh/refund-policy']) {
+    test(`${path} is in Chinese, names its English version, and fits`, async ({
+      page,
+      baseURL,
+    }) => {
+      await page.goto(path);
+      await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+      const english = path === '/zh' ? '/' : path.slice(3);
+      const alternates = await page
+        .locator('link[rel="alternate"][hreflang]')
+        .evaluateAll((links) =>
+          links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]),
+        );
+      expect(alternates).toEqual([
+        ['en', new URL(english, baseURL).href],
+        ['zh-CN', new URL(path, baseURL).href],
+        ['x-default', new URL(english, baseURL).href],
+      ]);
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+        'href',
+        new URL(path, baseURL).href,
+      );
+      // Islands have rendered (the login panel, the header's Login), then nothing is English.
+      await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+      expect(await latinWordsLeft(page)).toEqual([]);
+      expect(await overflowing(page)).toEqual([]);
+      // The footer's switch leads to this page in English.
+      const footerSwitch = page.getByRole('navigation', { name: '语言' });
+      await expect(footerSwitch.getByRole('link', { name: 'English' })).toHaveAttribute(
+        'href',
+        english,
+      );
+    });
+  }
+
+  test('signing in on /zh/login lands on the Chinese home page, signed in', async ({ page }) => {
+    await page.goto('/zh/login');
+    await expect(page.getByRole('heading', { level: 1, name: '登录' })).toBeVisible();
+    await page.getByLabel('姓名').fill('李雷');
+    await page.getByLabel('邮箱').fill(uniqueEmail('zh'));
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/zh');
+    await expect(page.getByTestId('header-credits')).toHaveAttribute('aria-label', '0 积分');
+    await page.getByRole('button', { name: '打开菜单' }).click();
+    const menu = page.getByRole('dialog', { name: '菜单' });
+    await expect(menu.getByRole('button', { name: '退出登录' })).toBeVisible();
+    // Pages without a Chinese version yet are linked in English.
+    await expect(menu.getByRole('link', { name: '价格' })).toHaveAttribute('href', '/pricing');
+    expect(await latinWordsLeft(page)).toEqual([]);
+  });
+});
+
+test('the header switch keeps the page, and the choice is remembered', async ({ page }) => {
+  await page.goto('/terms-of-service');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  const toChinese = page.locator('.site-header').getByRole('link', { name: '简体中文' });
+  await expect(toChinese).toHaveAttribute('hreflang', 'zh-CN');
+  await toChinese.click();
+  await page.waitForURL((url) => url.pathname === '/zh/terms-of-service');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('服务条款');
+  expect(await page.evaluate(() => localStorage.getItem('locale'))).toBe('zh-CN');
+  // The footer of the Chinese page marks Chinese as the current language.
+  await expect(
+    page.getByRole('navigation', { name: '语言' }).getByRole('link', { name: '简体中文' }),
+  ).toHaveAttribute('aria-current', 'page');
+});
+
+test('a page that exists in English only has no switch and no alternates', async ({ page }) => {
+  await page.goto('/pricing');
+  await expect(page.locator('link[rel="alternate"][hreflang]')).toHaveCount(0);
+  await expect(page.locator('.language-link')).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Language' })).toHaveCount(0);
+});
+
+test.describe('first visit from a Chinese browser', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('is offered Chinese, in Chinese, and a choice to stay keeps the hint away', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const hint = page.getByRole('complementary', { name: '语言建议' });
+    await expect(hint).toBeVisible();
+    await expect(hint).toHaveAttribute('lang', 'zh-CN');
+    await expect(hint.getByRole('link', { name: '切换到中文' })).toHaveAttribute('href', '/zh');
+    await hint.getByRole('button', { name: '继续使用英文' }).click();
+    await expect(hint).toBeHidden();
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(page.getByRole('complementary', { name: '语言建议' })).toBeHidden();
+  });
+
+  test('is not offered anything on a Chinese page', async ({ page }) => {
+    await page.goto('/zh');
+    await expect(page.locator('#language-hint')).toBeHidden();
+  });
+});
+
+test('an English browser on a Chinese page is offered English, and no page redirects', async ({
+  page,
+}) => {
+  const response = await page.goto('/zh/privacy-policy');
+  expect(response?.request().redirectedFrom()).toBeNull();
+  const hint = page.getByRole('complementary', { name: 'Language suggestion' });
+  await expect(hint).toBeVisible();
+  await hint.getByRole('link', { name: 'Read in English' }).click();
+  await page.waitForURL((url) => url.pathname === '/privacy-policy');
+  await expect(page.locator('#language-hint')).toBeHidden();
+});
+
+test('the sitemap lists both languages of a translated page, and only those', async ({
+  request,
+  baseURL,
+}) => {
+  const xml = await (await request.get('/sitemap-0.xml')).text();
+  const entry = (path: string) =>
+    xml.match(new RegExp(`<url><loc>${new URL(path, baseURL).href}</loc>.*?</url>`))?.[0] ?? '';
+  for (const [english, chinese] of [
+    ['/', '/zh'],
+    ['/refund-policy', '/zh/refund-policy'],
+  ] as const) {
+    for (const path of [english, chinese]) {
+      const url = entry(path);
+      expect(url, path).toContain(
+        `<xhtml:link rel="alternate" hreflang="zh-CN" href="${new URL(chinese, baseURL).href}"/>`,
+      );
+      expect(url, path).toContain(
+        `<xhtml:link rel="alternate" hreflang="x-default" href="${new URL(english, baseURL).href}"/>`,
+      );
+    }
+  }
+  expect(entry('/pricing')).not.toContain('xhtml:link');
+  expect(xml).not.toContain('/zh/login');
+});
