@@ -13,13 +13,33 @@ import { LOCALES } from '../site/i18n/locales.ts';
 export const I18N_DIR = fileURLToPath(new URL('../site/i18n/', import.meta.url));
 const MESSAGE_MODULES_DIR = path.join(I18N_DIR, 'messages');
 
+const MESSAGES_DIR = fileURLToPath(new URL('../messages/', import.meta.url));
+
+/**
+ * The message files of each language: messages/{locale}.json (the site's frame: header, footer,
+ * sign-in) and messages/{area}/{locale}.json (one folder per part of the site). A key may live in
+ * one file only.
+ */
 export function readMessageSources(): MessageSources {
-  return Object.fromEntries(
-    LOCALES.map((locale) => [
-      locale,
-      JSON.parse(readFileSync(new URL(`../messages/${locale}.json`, import.meta.url), 'utf8')),
-    ]),
-  ) as MessageSources;
+  const areas = readdirSync(MESSAGES_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  const sources = {} as MessageSources;
+  for (const locale of LOCALES) {
+    const merged: Record<string, string> = {};
+    for (const file of [`${locale}.json`, ...areas.map((area) => `${area}/${locale}.json`)]) {
+      const full = path.join(MESSAGES_DIR, file);
+      if (!existsSync(full)) continue;
+      const messages = JSON.parse(readFileSync(full, 'utf8')) as Record<string, string>;
+      for (const [key, text] of Object.entries(messages)) {
+        if (key in merged) throw new Error(`messages/${file}: "${key}" is defined twice`);
+        merged[key] = text;
+      }
+    }
+    sources[locale] = merged;
+  }
+  return sources;
 }
 
 /** The compiled files as they are committed (formatted like the rest of the code), by path. */

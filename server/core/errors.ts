@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { apiLanguagePlugin } from './api-language.ts';
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -47,6 +48,8 @@ function validationMessage(error: FastifyError): string {
 /** The one error handler: 4xx messages go to the client, 5xx details stay in the log. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
+    // Messages (these and every other answer's) in the language the client asks for.
+    await app.register(apiLanguagePlugin);
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
         return reply

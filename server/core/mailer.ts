@@ -16,6 +16,13 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
 
+/** A header value as RFC 2047 asks: ASCII as it is, anything else (a Chinese subject) base64. */
+export function encodeHeader(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value)
+    ? value
+    : `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
 /** Local adapter: one RFC 822 file per message under `dir`. */
 export function createOutboxMailer(dir: string, from: string): Mailer {
   return {
@@ -25,9 +32,11 @@ export function createOutboxMailer(dir: string, from: string): Mailer {
       const body = [
         `From: ${from}`,
         `To: ${mail.to}`,
-        `Subject: ${mail.subject}`,
+        `Subject: ${encodeHeader(mail.subject)}`,
         `Date: ${new Date().toUTCString()}`,
+        'MIME-Version: 1.0',
         'Content-Type: text/plain; charset=utf-8',
+        'Content-Transfer-Encoding: 8bit',
         '',
         mail.text,
         '',

@@ -5,10 +5,11 @@
  * have one. Only those get hreflang alternates, a sitemap entry per language and the language
  * switch; a link from a Chinese page to a page without a Chinese version goes to the English one.
  */
+import { GENERATOR_PATH } from '../lib/site.ts';
 
-export const LOCALES = ['en', 'zh-CN'] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'en';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../shared/locales.ts';
+
+export { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../shared/locales.ts';
 
 /** URL prefix of each language. */
 const PREFIX: Record<Locale, string> = { en: '', 'zh-CN': '/zh' };
@@ -29,14 +30,15 @@ export const LOCALIZED_PATHS: ReadonlySet<string> = new Set([
   '/terms-of-service',
   '/privacy-policy',
   '/refund-policy',
+  GENERATOR_PATH,
+  '/pricing',
+  '/video-effects',
+  '/ai-french-kissing',
+  '/asmr-video',
 ]);
 
 /** Where a visitor's choice of language is kept (the switch and the first-visit hint). */
 export const LOCALE_CHOICE_KEY = 'locale';
-
-export function isLocale(value: unknown): value is Locale {
-  return (LOCALES as readonly unknown[]).includes(value);
-}
 
 /** The language a site path is in: `/zh` and `/zh/…` are Chinese, everything else English. */
 export function localeOfPath(path: string): Locale {

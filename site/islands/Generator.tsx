@@ -2,6 +2,7 @@
  * The generator (spec 2 "Generator", 4 "Generation", 5 "Generate"): mode tabs that follow
  * `?type=`, the prompt, the image in image mode, the button area that depends on the user and
  * credits, and the result panel. The fixed settings and cost line arrive as static children.
+ * Every text is a message in the page's language (`locale`, messages/generator/).
  */
 import {
   useEffect,
@@ -13,7 +14,10 @@ import {
   type SubmitEvent,
 } from 'react';
 import { VIDEO_COST } from '../../shared/video.ts';
+import { localizePath, type Locale } from '../i18n/locales.ts';
+import * as m from '../i18n/messages.ts';
 import * as icons from '../lib/icons/index.ts';
+import { formatCredits, formatNumber } from '../lib/format.ts';
 import { $authReady, $authToken, $user } from '../stores/auth.ts';
 import LoadingScreen from './LoadingScreen.tsx';
 import { $credits } from '../stores/credits.ts';
@@ -37,14 +41,9 @@ import SignInLink from './shared/SignInLink.tsx';
 /** Below this width the result panel sits under the form, so it is scrolled into view. */
 const ONE_COLUMN_QUERY = '(max-width: 899px)';
 
-const PLACEHOLDERS: Record<GeneratorMode, string> = {
-  text:
-    'Describe the subject, the action, the setting, the camera and the sound. For example: ' +
-    'A golden retriever surfs a wave at sunset, slow-motion tracking shot, waves crashing and ' +
-    'seagulls calling.',
-  image:
-    'Describe how the image should move and sound. For example: She turns to the camera and ' +
-    'smiles, hair moving in the wind, soft piano music.',
+const PLACEHOLDERS: Record<GeneratorMode, (locale: Locale) => string> = {
+  text: m.generator_placeholder_text,
+  image: m.generator_placeholder_image,
 };
 
 // ---------- The mode lives in the URL (spec 2: `?type=text|image`, default text) ----------
@@ -72,16 +71,21 @@ interface ButtonAreaProps {
   signedIn: boolean;
   credits: number;
   busy: boolean;
+  locale: Locale;
 }
 
 /** Spec 2 "Button area": login line, not-enough-credits line, or the Generate Video button. */
-function ButtonArea({ ready, signedIn, credits, busy }: ButtonAreaProps) {
-  if (!ready) return <LoadingScreen variant="inline" className="gen-actions__placeholder" />;
+function ButtonArea({ ready, signedIn, credits, busy, locale }: ButtonAreaProps) {
+  if (!ready) {
+    return <LoadingScreen variant="inline" className="gen-actions__placeholder" locale={locale} />;
+  }
   if (!signedIn) {
     return (
       <p className="gen-credit-hint" data-testid="credit-hint">
-        <span>Please login to generate videos</span>
-        <SignInLink className="btn btn-primary">Login</SignInLink>
+        <span>{m.generator_login_prompt(locale)}</span>
+        <SignInLink className="btn btn-primary" locale={locale}>
+          {m.generator_login(locale)}
+        </SignInLink>
       </p>
     );
   }
@@ -89,10 +93,13 @@ function ButtonArea({ ready, signedIn, credits, busy }: ButtonAreaProps) {
     return (
       <p className="gen-credit-hint gen-credit-hint--warn" data-testid="credit-hint">
         <span>
-          Not enough credits ({credits}/{VIDEO_COST})
+          {m.generator_not_enough_credits(locale, {
+            have: formatNumber(credits, locale),
+            cost: formatNumber(VIDEO_COST, locale),
+          })}
         </span>
-        <a className="btn btn-primary" href="/pricing">
-          Buy Credits
+        <a className="btn btn-primary" href={localizePath('/pricing', locale)}>
+          {m.generator_buy_credits(locale)}
         </a>
       </p>
     );
@@ -111,10 +118,11 @@ function ButtonArea({ ready, signedIn, credits, busy }: ButtonAreaProps) {
         ) : (
           <Icon icon={icons.spark} />
         )}
-        {busy ? 'Generating…' : 'Generate Video'}
+        {busy ? m.generator_generating_button(locale) : m.generator_generate_video(locale)}
       </button>
       <p className="gen-balance">
-        Balance: <strong>{credits.toLocaleString('en-US')} credits</strong>
+        {m.generator_balance(locale)}
+        <strong>{formatCredits(credits, locale)}</strong>
       </p>
     </div>
   );
@@ -125,11 +133,13 @@ function ButtonArea({ ready, signedIn, credits, busy }: ButtonAreaProps) {
 interface GeneratorProps {
   /** Static HTML from the page: the fixed settings line, cost and estimated time. */
   children?: ReactNode;
+  /** The page's language. */
+  locale?: Locale;
 }
 
 type ErrorField = 'prompt' | 'image' | null;
 
-export default function Generator({ children }: GeneratorProps) {
+export default function Generator({ children, locale = 'en' }: GeneratorProps) {
   const ready = useHydratedStore($authReady);
   const token = useHydratedStore($authToken);
   const user = useHydratedStore($user);
@@ -201,7 +211,7 @@ export default function Generator({ children }: GeneratorProps) {
     event.preventDefault();
     if (busy) return;
     const input = { mode, prompt, image: image?.file ?? null };
-    const problem = validateGeneration(input, signedIn ? user : null, credits);
+    const problem = validateGeneration(input, signedIn ? user : null, credits, locale);
     if (problem) {
       const field: ErrorField =
         prompt.trim() === '' ? 'prompt' : mode === 'image' && !image ? 'image' : null;
@@ -228,7 +238,13 @@ export default function Generator({ children }: GeneratorProps) {
   return (
     <div className="gen-layout">
       <div className="gen-card gen-form-card">
-        <ModeTabs mode={mode} onChange={changeMode} panelId={panelId} idPrefix={idPrefix} />
+        <ModeTabs
+          mode={mode}
+          onChange={changeMode}
+          panelId={panelId}
+          idPrefix={idPrefix}
+          locale={locale}
+        />
         <form
           id={panelId}
           className="gen-form"
@@ -245,12 +261,15 @@ export default function Generator({ children }: GeneratorProps) {
               onChange={changeImage}
               onReject={(message) => setFormError({ message, field: 'image' })}
               errorId={formError?.field === 'image' ? errorId : undefined}
+              locale={locale}
             />
           )}
 
           <div className="gen-field">
             <label htmlFor={promptId} className="gen-label">
-              {mode === 'image' ? 'Prompt: how should the image move?' : 'Prompt'}
+              {mode === 'image'
+                ? m.generator_prompt_label_image(locale)
+                : m.generator_prompt_label(locale)}
             </label>
             <textarea
               ref={promptRef}
@@ -259,7 +278,7 @@ export default function Generator({ children }: GeneratorProps) {
               name="prompt"
               rows={6}
               maxLength={PROMPT_MAX_LENGTH}
-              placeholder={PLACEHOLDERS[mode]}
+              placeholder={PLACEHOLDERS[mode](locale)}
               value={prompt}
               onChange={(event) => {
                 setPrompt(event.target.value);
@@ -270,8 +289,8 @@ export default function Generator({ children }: GeneratorProps) {
               data-testid="prompt"
             />
             <p className="gen-counter" id={`${idPrefix}-count`}>
-              <span className="sr-only">Characters used: </span>
-              {prompt.length.toLocaleString('en-US')}/{PROMPT_MAX_LENGTH.toLocaleString('en-US')}
+              <span className="sr-only">{m.generator_characters_used(locale)}</span>
+              {formatNumber(prompt.length, locale)}/{formatNumber(PROMPT_MAX_LENGTH, locale)}
             </p>
           </div>
 
@@ -286,12 +305,18 @@ export default function Generator({ children }: GeneratorProps) {
           </div>
 
           <div className="gen-actions">
-            <ButtonArea ready={ready} signedIn={signedIn} credits={credits} busy={busy} />
+            <ButtonArea
+              ready={ready}
+              signedIn={signedIn}
+              credits={credits}
+              busy={busy}
+              locale={locale}
+            />
           </div>
         </form>
       </div>
 
-      <ResultPanel state={generation} onReset={onReset} panelRef={resultRef} />
+      <ResultPanel state={generation} onReset={onReset} panelRef={resultRef} locale={locale} />
     </div>
   );
 }

@@ -5,7 +5,9 @@
  * HTML in the page; their buttons are the small PlanAction and PackAction islands.
  */
 import { useEffect, useRef, useState } from 'react';
-import { formatCredits } from '../lib/format.ts';
+import { INTL_LOCALES, type Locale } from '../i18n/locales.ts';
+import * as m from '../i18n/messages.ts';
+import { formatCredits, textAround } from '../lib/format.ts';
 import * as icons from '../lib/icons/index.ts';
 import { $authReady, $authToken, $user } from '../stores/auth.ts';
 import { $credits } from '../stores/credits.ts';
@@ -22,22 +24,31 @@ import { useHydratedStore } from './shared/use-hydrated-store.ts';
 interface PricingProps {
   /** Plan names by id, for the active-subscription box. */
   planNames: Record<string, string>;
+  /** The page's language. */
+  locale: Locale;
 }
 
-function formatDate(date: Date): string {
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+function formatDate(date: Date, locale: Locale): string {
+  return date.toLocaleDateString(INTL_LOCALES[locale], {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+  });
 }
 
 function ActiveSubscriptionBox({
   subscription,
   planName,
   onCancel,
+  locale,
 }: {
   subscription: ActiveSubscription;
   planName: string;
   onCancel: () => void;
+  locale: Locale;
 }) {
-  const cycle = subscription.billingCycle === 'yearly' ? 'Yearly' : 'Monthly';
+  const cycle =
+    subscription.billingCycle === 'yearly' ? m.pricing_yearly(locale) : m.pricing_monthly(locale);
   return (
     <section
       className="active-subscription"
@@ -46,23 +57,23 @@ function ActiveSubscriptionBox({
     >
       <div className="active-subscription__body">
         <h2 id="active-subscription-title" className="active-subscription__title">
-          Active subscription
+          {m.pricing_active_subscription(locale)}
         </h2>
         <dl className="active-subscription__facts">
           <div>
-            <dt>Plan</dt>
+            <dt>{m.pricing_fact_plan(locale)}</dt>
             <dd>{planName}</dd>
           </div>
           <div>
-            <dt>Billing</dt>
+            <dt>{m.pricing_billing(locale)}</dt>
             <dd>{cycle}</dd>
           </div>
           {subscription.currentPeriodEnd && (
             <div>
-              <dt>Renews on</dt>
+              <dt>{m.pricing_renews_on(locale)}</dt>
               <dd>
                 <time dateTime={subscription.currentPeriodEnd.toISOString()}>
-                  {formatDate(subscription.currentPeriodEnd)}
+                  {formatDate(subscription.currentPeriodEnd, locale)}
                 </time>
               </dd>
             </div>
@@ -72,16 +83,16 @@ function ActiveSubscriptionBox({
       <button
         type="button"
         className="btn btn-secondary active-subscription__cancel"
-        aria-label={`Cancel ${planName} subscription`}
+        aria-label={m.pricing_cancel_plan_label(locale, { plan: planName })}
         onClick={onCancel}
       >
-        Cancel
+        {m.pricing_cancel(locale)}
       </button>
     </section>
   );
 }
 
-export default function Pricing({ planNames }: PricingProps) {
+export default function Pricing({ planNames, locale }: PricingProps) {
   const ready = useHydratedStore($authReady);
   const token = useHydratedStore($authToken);
   const user = useHydratedStore($user);
@@ -97,18 +108,23 @@ export default function Pricing({ planNames }: PricingProps) {
   const signedIn = ready && Boolean(token && user);
   const subscription = signedIn ? status.subscription : null;
   const planName = subscription ? (planNames[subscription.planId] ?? subscription.planId) : '';
+  const [balanceBefore, balanceAfter] = textAround((slot) =>
+    m.pricing_balance(locale, { credits: slot }),
+  );
 
   return (
     <>
       <div className="pricing-account" ref={accountRef} tabIndex={-1}>
         {!ready ? (
-          <LoadingScreen variant="inline" />
+          <LoadingScreen variant="inline" locale={locale} />
         ) : signedIn ? (
           <>
             <p className="pricing-account__credits" data-testid="pricing-credits">
               <Icon icon={icons.coinOutline} className="pricing-account__coin" />
               <span>
-                Your balance: <strong>{formatCredits(credits)}</strong>
+                {balanceBefore}
+                <strong>{formatCredits(credits, locale)}</strong>
+                {balanceAfter}
               </span>
             </p>
             {subscription && (
@@ -116,24 +132,28 @@ export default function Pricing({ planNames }: PricingProps) {
                 subscription={subscription}
                 planName={planName}
                 onCancel={() => setCancelOpen(true)}
+                locale={locale}
               />
             )}
           </>
         ) : (
           <p className="pricing-account__signin">
-            <span>Log in to subscribe or buy credits.</span>
-            <SignInLink className="btn btn-secondary">Log in</SignInLink>
+            <span>{m.pricing_login_prompt(locale)}</span>
+            <SignInLink className="btn btn-secondary" locale={locale}>
+              {m.pricing_log_in(locale)}
+            </SignInLink>
           </p>
         )}
       </div>
 
-      <StatusBanner />
-      <PaymentDialog />
+      <StatusBanner locale={locale} />
+      <PaymentDialog locale={locale} />
       <CancelDialog
         open={cancelOpen && subscription !== null}
         planName={planName}
         onClose={() => setCancelOpen(false)}
         fallbackFocusRef={accountRef}
+        locale={locale}
       />
     </>
   );

@@ -1,7 +1,9 @@
 /** Saving a generated video to disk (spec 8 "Download"), shared by the generator and history. */
+import type { Locale } from '../i18n/locales.ts';
+import { download_failed } from '../i18n/messages.ts';
 
 /** Spec 8: the alert shown when the file could not be fetched. */
-export const DOWNLOAD_FAILED = 'Download failed. Try again.';
+export const DOWNLOAD_FAILED = download_failed('en');
 
 const MAX_NAME_LENGTH = 60;
 const FALLBACK_NAME = 'ai-video';
@@ -26,7 +28,11 @@ export function videoFileName(prompt: string): string {
  * saves the file instead of navigating to it. On failure, say so and open the video in a new tab,
  * where the browser's own menu can still save it (spec 8).
  */
-export async function downloadVideo(url: string, prompt: string): Promise<void> {
+export async function downloadVideo(
+  url: string,
+  prompt: string,
+  locale: Locale = 'en',
+): Promise<void> {
   let objectUrl: string | null = null;
   try {
     const response = await fetch(url, { credentials: 'same-origin' });
@@ -43,7 +49,7 @@ export async function downloadVideo(url: string, prompt: string): Promise<void> 
     link.remove();
   } catch (error) {
     console.error('[download] could not save the video', error);
-    window.alert(DOWNLOAD_FAILED);
+    window.alert(download_failed(locale));
     window.open(url, '_blank', 'noopener');
   } finally {
     // The click has handed the blob to the browser's download; free it once that has started.

@@ -2,23 +2,26 @@
  * The pricing page's return from the hosted checkout (spec 4 "Payment dialog", 8 Payment): the
  * provider sends the buyer back to `?payment=success&session_id=…` or `?payment=cancelled`. The
  * page asks the server where the checkout stands, says how it went, reports a confirmed payment
- * to analytics once (spec 7 purchase / subscribe), and refreshes credits and subscription.
+ * to analytics once (spec 7 purchase / subscribe), and refreshes credits and subscription. The
+ * banners hold messages; the page's Pricing island shows them in its language.
  */
 import type { CheckoutStatusResponse } from '../../server/contracts/billing.ts';
 import { trackPurchase, trackSubscribe } from '../lib/analytics.ts';
+import {
+  pricing_checkout_cancelled,
+  pricing_checkout_not_completed,
+  pricing_payment_confirming,
+  pricing_payment_failed,
+  pricing_payment_pending,
+  pricing_payment_succeeded,
+} from '../i18n/messages.ts';
 import { getCheckoutStatus } from '../lib/api/billing.ts';
 import { refreshCredits } from './credits.ts';
 import {
   BANNER_LONG_MS,
   BANNER_SHORT_MS,
-  CHECKOUT_CANCELLED,
-  CHECKOUT_NOT_COMPLETED,
   CHECKOUT_POLL_INTERVAL_MS,
   CHECKOUT_POLL_LIMIT,
-  PAYMENT_CONFIRMING,
-  PAYMENT_FAILED,
-  PAYMENT_PENDING,
-  PAYMENT_SUCCEEDED,
   refreshSubscription,
   showBanner,
 } from './subscription.ts';
@@ -93,25 +96,33 @@ export async function handleCheckoutReturn(): Promise<void> {
 
   if (payment === 'cancelled' || !sessionId) {
     cleanUrl();
-    showBanner({ tone: 'info', message: CHECKOUT_CANCELLED, durationMs: BANNER_SHORT_MS });
+    showBanner({ tone: 'info', message: pricing_checkout_cancelled, durationMs: BANNER_SHORT_MS });
     return;
   }
 
-  showBanner({ tone: 'info', message: PAYMENT_CONFIRMING, durationMs: null });
+  showBanner({ tone: 'info', message: pricing_payment_confirming, durationMs: null });
   const status = await waitForCheckout(sessionId);
   cleanUrl();
   if (status.status === 'paid') {
     reportConfirmedPayment(status);
-    showBanner({ tone: 'success', message: PAYMENT_SUCCEEDED, durationMs: BANNER_SHORT_MS });
+    showBanner({
+      tone: 'success',
+      message: pricing_payment_succeeded,
+      durationMs: BANNER_SHORT_MS,
+    });
   } else if (status.status === 'canceled' || status.status === 'expired') {
-    showBanner({ tone: 'info', message: CHECKOUT_NOT_COMPLETED, durationMs: BANNER_LONG_MS });
+    showBanner({
+      tone: 'info',
+      message: pricing_checkout_not_completed,
+      durationMs: BANNER_LONG_MS,
+    });
     return;
   } else if (status.status === 'failed') {
     // A delayed payment (e.g. a bank debit) that did not go through: nothing was granted.
-    showBanner({ tone: 'error', message: PAYMENT_FAILED, durationMs: BANNER_LONG_MS });
+    showBanner({ tone: 'error', message: pricing_payment_failed, durationMs: BANNER_LONG_MS });
     return;
   } else {
-    showBanner({ tone: 'info', message: PAYMENT_PENDING, durationMs: BANNER_LONG_MS });
+    showBanner({ tone: 'info', message: pricing_payment_pending, durationMs: BANNER_LONG_MS });
   }
   // Paid or still confirming: the webhook may already have credited the account.
   await Promise.all([refreshCredits({ force: true }), refreshSubscription()]);

@@ -2,8 +2,9 @@
  * Subscription status and the pricing page's purchase flow (spec 4 "Subscription", "Payment
  * dialog"; 5 Purchase; 7 stripe calls; 8 Payment).
  *
- * Only types come from server/contracts/billing.ts (its values are TypeBox schemas); the texts the
- * server also answers come from shared/billing.ts. The page passes catalogue data as props.
+ * Only types come from server/contracts/billing.ts (its values are TypeBox schemas). The page
+ * passes catalogue data as props. Texts are messages (messages/pricing/): a banner holds its
+ * message as a function of the language, and the island that shows it passes the page's.
  */
 import { atom, onMount } from 'nanostores';
 import type {
@@ -11,7 +12,15 @@ import type {
   PaymentSessionResponse,
   SubscriptionInfo,
 } from '../../server/contracts/billing.ts';
-import { BILLING_MESSAGES, CURRENCY, type BillingCycle } from '../../shared/billing.ts';
+import { CURRENCY, type BillingCycle } from '../../shared/billing.ts';
+import { localizePath, type Locale } from '../i18n/locales.ts';
+import {
+  pricing_already_subscribed,
+  pricing_cancel_failed,
+  pricing_login_required,
+  pricing_payment_failed,
+  pricing_session_failed,
+} from '../i18n/messages.ts';
 import { trackCancelSubscription } from '../lib/analytics.ts';
 import {
   cancelSubscriptionNow,
@@ -21,20 +30,19 @@ import {
 import { httpStatus, readApiError } from '../lib/api/http.ts';
 import { $authToken, $user } from './auth.ts';
 
-// ---------- Messages (spec 5 and 8: quoted exactly) ----------
+// ---------- Messages (spec 5 and 8: quoted exactly in messages/pricing/en.json) ----------
 
-export const LOGIN_REQUIRED = BILLING_MESSAGES.signInRequired;
-export const ALREADY_SUBSCRIBED = BILLING_MESSAGES.alreadySubscribed;
-export const SESSION_FAILED = 'Failed to create payment session. Please try again.';
-export const PAYMENT_FAILED = 'Payment failed. Please try again later.';
-export const PAYMENT_SUCCEEDED = 'Payment successful! Your credits have been added.';
-/** Spec 8: "a Chinese fallback meaning cancel failed". */
-export const CANCEL_FAILED = '取消订阅失败，请稍后重试';
-export const PAYMENT_CONFIRMING = 'Confirming your payment…';
-export const PAYMENT_PENDING =
-  'Your payment is still being confirmed. Your credits will appear shortly.';
-export const CHECKOUT_CANCELLED = 'Checkout was cancelled. You have not been charged.';
-export const CHECKOUT_NOT_COMPLETED = 'Checkout was not completed. You have not been charged.';
+/** A text in the language it is shown in: a message, or what the server answered. */
+export type LocalText = (locale: Locale) => string;
+
+/** A server message: already in the page's language (the client sends Accept-Language). */
+export const serverText =
+  (text: string): LocalText =>
+  () =>
+    text;
+
+/** Spec 8: "a Chinese fallback meaning cancel failed" (Chinese in every language). */
+export const CANCEL_FAILED = pricing_cancel_failed('en');
 
 /** Spec 8: success banners clear after 3 s, cancel failures after 5 s. */
 export const BANNER_SHORT_MS = 3000;
@@ -147,8 +155,12 @@ onMount($subscription, () => {
   });
 });
 
-/** Spec 7: POST /api/stripe/subscription/cancel { immediately: true }. Resolves to data.message. */
-export async function cancelSubscription(): Promise<string> {
+/**
+ * Spec 7: POST /api/stripe/subscription/cancel { immediately: true }. Resolves once cancelled;
+ * the page says so with its own message (the answer's data.message is in English only), and a
+ * refusal's message (the server translates those) is the error's.
+ */
+export async function cancelSubscription(): Promise<void> {
   const planId = $subscription.get().subscription?.planId;
   try {
     // No retry: a repeated cancel after a lost answer would only produce a confusing error.
@@ -158,7 +170,6 @@ export async function cancelSubscription(): Promise<string> {
     // Spec 4: cancel (immediate) → none. Show it at once; the refresh confirms.
     $subscription.set({ loaded: true, failed: false, subscription: null });
     void refreshSubscription();
-    return body.data?.message ?? '';
   } catch (error) {
     console.error('[subscription] cancel failed', error);
     throw new Error(readApiError(error)?.message || CANCEL_FAILED, { cause: error });
@@ -172,7 +183,8 @@ export type BannerTone = 'success' | 'info' | 'error';
 export interface Banner {
   id: number;
   tone: BannerTone;
-  message: string;
+  /** The text, in the language of the island that shows it. */
+  message: LocalText;
   /** Clears itself after this long; null stays until replaced (e.g. "Confirming…"). */
   durationMs: number | null;
   /** Offer a link to /login next to the message. */
@@ -228,14 +240,18 @@ export function startPurchase(item: PurchaseItem): void {
   if (!isSignedIn()) {
     showBanner({
       tone: 'error',
-      message: LOGIN_REQUIRED,
+      message: pricing_login_required,
       loginLink: true,
       durationMs: BANNER_LONG_MS,
     });
     return;
   }
   if (item.type === 'subscription' && $subscription.get().subscription) {
-    showBanner({ tone: 'error', message: ALREADY_SUBSCRIBED, durationMs: BANNER_LONG_MS });
+    showBanner({
+      tone: 'error',
+      message: pricing_already_subscribed,
+      durationMs: BANNER_LONG_MS,
+    });
     return;
   }
   clearBanner();
@@ -247,41 +263,52 @@ export function closePurchase(): void {
   $purchase.set(null);
 }
 
-/** A checkout that could not start, with the banner that explains it. */
+/** A checkout that could not start, with the banner text that explains it. */
 export class CheckoutError extends Error {
+  readonly text: LocalText;
   readonly loginLink: boolean;
   constructor(
-    message: string,
+    text: LocalText,
     { cause, loginLink = false }: { cause?: unknown; loginLink?: boolean },
   ) {
-    super(message, { cause });
+    super(text('en'), { cause });
     this.name = 'CheckoutError';
+    this.text = text;
     this.loginLink = loginLink;
   }
 }
 
 function checkoutFailure(error: unknown): CheckoutError {
   const status = httpStatus(error);
-  if (status === null) return new CheckoutError(PAYMENT_FAILED, { cause: error });
+  if (status === null) return new CheckoutError(pricing_payment_failed, { cause: error });
   const serverMessage = readApiError(error)?.message;
-  if (status === 401) return new CheckoutError(LOGIN_REQUIRED, { cause: error, loginLink: true });
+  if (status === 401) {
+    return new CheckoutError(pricing_login_required, { cause: error, loginLink: true });
+  }
   if (status === 409) {
     // The server knows of a subscription this page did not: show it.
     void refreshSubscription();
-    return new CheckoutError(serverMessage || ALREADY_SUBSCRIBED, { cause: error });
+    const text = serverMessage ? serverText(serverMessage) : pricing_already_subscribed;
+    return new CheckoutError(text, { cause: error });
   }
   // 5xx messages are generic by design (the server hides details): use the spec's wording.
-  if (serverMessage && status < 500) return new CheckoutError(serverMessage, { cause: error });
-  return new CheckoutError(SESSION_FAILED, { cause: error });
+  if (serverMessage && status < 500) {
+    return new CheckoutError(serverText(serverMessage), { cause: error });
+  }
+  return new CheckoutError(pricing_session_failed, { cause: error });
 }
 
-/** The hosted-checkout request for an item, a plan in the cycle the buyer chose. */
-export function paymentRequest(item: PurchaseItem): PaymentRequest {
+/**
+ * The hosted-checkout request for an item, a plan in the cycle the buyer chose. The buyer comes
+ * back to the pricing page in the language they bought in.
+ */
+export function paymentRequest(item: PurchaseItem, locale: Locale = 'en'): PaymentRequest {
+  const page = localizePath('/pricing', locale);
   const urls = {
     // Paths: the server makes them absolute with PUBLIC_SITE_URL, never with our Host.
     // {CHECKOUT_SESSION_ID} stays literal: the payment provider fills it in on the way back.
-    success_url: '/pricing?payment=success&session_id={CHECKOUT_SESSION_ID}',
-    cancel_url: '/pricing?payment=cancelled',
+    success_url: `${page}?payment=success&session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${page}?payment=cancelled`,
   };
   return item.type === 'subscription'
     ? {
@@ -297,20 +324,23 @@ export function paymentRequest(item: PurchaseItem): PaymentRequest {
 
 /**
  * Create the hosted checkout session and report it; resolves to the provider's URL.
- * Throws a CheckoutError whose message is the banner text.
+ * Throws a CheckoutError whose text is the banner's.
  */
-export async function createCheckoutSession(item: PurchaseItem): Promise<string> {
+export async function createCheckoutSession(
+  item: PurchaseItem,
+  locale: Locale = 'en',
+): Promise<string> {
   let body: Partial<PaymentSessionResponse> & { success?: boolean };
   try {
     // Money safety: never retry. A retried timeout could open two sessions for one click.
-    body = await createPaymentSession(paymentRequest(item));
+    body = await createPaymentSession(paymentRequest(item, locale));
   } catch (error) {
     console.error('[checkout] session not created', error);
     throw checkoutFailure(error);
   }
   if (!body?.success || typeof body.url !== 'string' || body.url === '') {
     console.error('[checkout] unusable session answer', body);
-    throw new CheckoutError(SESSION_FAILED, {});
+    throw new CheckoutError(pricing_session_failed, {});
   }
   // Analytics wait for the payment itself: reportConfirmedPayment, on the way back.
   return body.url;

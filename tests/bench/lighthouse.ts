@@ -74,7 +74,16 @@ const CHROME_FLAGS = [
   '--disable-gpu',
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
-const FIXED_PAGES = ['/', '/pricing', '/video-effects', '/asmr-video', '/blog'];
+// The Chinese pages (issue 21) are held to the same budgets: their home and pricing pages.
+const FIXED_PAGES = [
+  '/',
+  '/pricing',
+  '/video-effects',
+  '/asmr-video',
+  '/blog',
+  '/zh',
+  '/zh/pricing',
+];
 
 const score = (report: Report, id: string) => {
   const value = report.categories[id]?.score;

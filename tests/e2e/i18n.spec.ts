@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { uniqueEmail } from '../helpers/browser.ts';
+import { latinWordsLeft, overflowing } from '../helpers/i18n.ts';
 
 /**
  * Issue 21 (first pages): the home page, sign-in and the legal pages exist in Chinese under /zh,
@@ -8,29 +9,6 @@ import { uniqueEmail } from '../helpers/browser.ts';
  */
 
 const PHONE = { width: 390, height: 844 };
-
-/** Latin words a Chinese page may show: names, formats, and the switch back to English. */
-const ALLOWED_LATIN =
-  /Veo3 Studio|Veo 3|Veo3|Google|Gemini|Stripe|API|English|Cookie|AI|HD|MP4|JPG|PNG|GIF|Pro\+?|Lite|Starter|Basic|Standard|[\w.+-]+@[\w.-]+/g;
-
-/** The page's visible text with allowed names removed: what is left must not be English. */
-async function latinWordsLeft(page: Page): Promise<string[]> {
-  const text = await page.locator('body').innerText();
-  return [...new Set(text.replace(ALLOWED_LATIN, ' ').match(/[A-Za-z]{2,}/g) ?? [])];
-}
-
-/** No element is wider than the viewport (text that does not wrap, a row that does not fit). */
-async function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    return [...document.querySelectorAll<HTMLElement>('body *')]
-      .filter((el) => {
-        const box = el.getBoundingClientRect();
-        return box.width > 0 && box.right > width + 1 && getComputedStyle(el).position !== 'fixed';
-      })
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
-  });
-}
 
 test.describe('Chinese pages at 390 px, for a Chinese browser', () => {
   test.use({ viewport: PHONE, isMobile: true, hasTouch: true, locale: 'zh-CN' });
@@ -81,8 +59,9 @@ test.describe('Chinese pages at 390 px, for a Chinese browser', () => {
     await page.getByRole('button', { name: '打开菜单' }).click();
     const menu = page.getByRole('dialog', { name: '菜单' });
     await expect(menu.getByRole('button', { name: '退出登录' })).toBeVisible();
-    // Pages without a Chinese version yet are linked in English.
-    await expect(menu.getByRole('link', { name: '价格' })).toHaveAttribute('href', '/pricing');
+    // Pages in Chinese are linked in Chinese, pages without a Chinese version yet in English.
+    await expect(menu.getByRole('link', { name: '价格' })).toHaveAttribute('href', '/zh/pricing');
+    await expect(menu.getByRole('link', { name: '博客' })).toHaveAttribute('href', '/blog');
     expect(await latinWordsLeft(page)).toEqual([]);
   });
 });
@@ -103,7 +82,7 @@ test('the header switch keeps the page, and the choice is remembered', async ({ 
 });
 
 test('a page that exists in English only has no switch and no alternates', async ({ page }) => {
-  await page.goto('/pricing');
+  await page.goto('/blog');
   await expect(page.locator('link[rel="alternate"][hreflang]')).toHaveCount(0);
   await expect(page.locator('.language-link')).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Language' })).toHaveCount(0);
@@ -166,6 +145,6 @@ test('the sitemap lists both languages of a translated page, and only those', as
       );
     }
   }
-  expect(entry('/pricing')).not.toContain('xhtml:link');
+  expect(entry('/blog')).not.toContain('xhtml:link');
   expect(xml).not.toContain('/zh/login');
 });

@@ -44,6 +44,10 @@ test.describe('for a Chinese browser', () => {
       ['zh-home', '/zh'],
       ['zh-login', '/zh/login'],
       ['zh-refund-policy', '/zh/refund-policy'],
+      ['zh-pricing', '/zh/pricing'],
+      ['zh-generator', '/zh/text-to-veo3-video'],
+      ['zh-effects', '/zh/video-effects'],
+      ['zh-landing-asmr', '/zh/asmr-video'],
     ] as const) {
       await page.goto(pagePath);
       await settle(page);

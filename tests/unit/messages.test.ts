@@ -20,6 +20,8 @@ import {
   siteLocaleFor,
 } from '../../site/i18n/locales.ts';
 import * as m from '../../site/i18n/messages.ts';
+import { BILLING_MESSAGES } from '../../shared/billing.ts';
+import { GENERATE_MESSAGES } from '../../shared/video.ts';
 
 describe('message files', () => {
   const sources = readMessageSources();
@@ -62,6 +64,17 @@ describe('message files', () => {
     expect(paramsOf('Showing {shown} of {total} {shown}')).toEqual(['shown', 'total']);
   });
 
+  it('say in English exactly what the server says, for the sentences both sides show', () => {
+    expect(m.generator_prompt_required('en')).toBe(GENERATE_MESSAGES.promptRequired);
+    expect(m.generator_image_required('en')).toBe(GENERATE_MESSAGES.imageRequired);
+    expect(m.generator_sign_in_required('en')).toBe(GENERATE_MESSAGES.signInRequired);
+    expect(m.generator_not_enough_credits_detail('en', { model: 'Veo 3', cost: 17, have: 2 })).toBe(
+      GENERATE_MESSAGES.notEnoughCredits('Veo 3', 17, 2),
+    );
+    expect(m.pricing_login_required('en')).toBe(BILLING_MESSAGES.signInRequired);
+    expect(m.pricing_already_subscribed('en')).toBe(BILLING_MESSAGES.alreadySubscribed);
+  });
+
   it("keep the spec's English strings exactly", () => {
     expect(sources.en).toMatchObject({
       loading_app: '正在加载应用...',
@@ -89,6 +102,19 @@ const MESSAGE_ONLY_ISLANDS = [
   'site/islands/LoginPanel.tsx',
   'site/islands/LoadingScreen.tsx',
   'site/islands/shared/SignInLink.tsx',
+  'site/islands/shared/GoogleSignInHost.tsx',
+  'site/islands/shared/DownloadButton.tsx',
+  'site/islands/Generator.tsx',
+  'site/islands/generator/ModeTabs.tsx',
+  'site/islands/generator/ImageUpload.tsx',
+  'site/islands/generator/ResultPanel.tsx',
+  'site/islands/Pricing.tsx',
+  'site/islands/pricing/PlanAction.tsx',
+  'site/islands/pricing/PackAction.tsx',
+  'site/islands/pricing/PaymentDialog.tsx',
+  'site/islands/pricing/CancelDialog.tsx',
+  'site/islands/pricing/StatusBanner.tsx',
+  'site/islands/pricing/CycleSwitch.tsx',
 ];
 
 const TEXT_ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'alt', 'label']);

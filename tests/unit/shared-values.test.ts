@@ -15,10 +15,14 @@ import { MEGABYTE } from '../../shared/images.ts';
 const sharedFiles = filesUnder('shared', ['.ts']);
 const contractFiles = filesUnder('server/contracts', ['.ts']);
 /** The site's code and markup; <style> blocks are left out (CSS lengths are not values here). */
-const siteSources = filesUnder('site', ['.ts', '.tsx', '.astro']).map((file) => ({
-  file: rel(file),
-  text: readFileSync(file, 'utf8').replace(/<style[\s\S]*?<\/style>/g, ''),
-}));
+// The compiled messages (site/i18n/messages/) are left out: each language needs its own copy of a
+// shared sentence, and tests/unit/messages.test.ts holds their English to the shared value.
+const siteSources = filesUnder('site', ['.ts', '.tsx', '.astro'])
+  .filter((file) => !rel(file).startsWith('site/i18n/messages/'))
+  .map((file) => ({
+    file: rel(file),
+    text: readFileSync(file, 'utf8').replace(/<style[\s\S]*?<\/style>/g, ''),
+  }));
 
 /** The exports of every shared module, by name. */
 const sharedExports = new Map<string, unknown>();

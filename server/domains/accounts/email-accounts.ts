@@ -11,6 +11,8 @@ import type { Mailer } from '../../core/mailer.ts';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { hashToken, newToken } from '../../core/tokens.ts';
 import type { UserRow } from '../../db/schema.ts';
+import type { Locale } from '../../../shared/locales.ts';
+import { resetEmail, verificationEmail, type VerificationReason } from './emails.ts';
 import * as repo from './repository.ts';
 
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -57,25 +59,15 @@ export function createEmailAccounts<S>(deps: {
     return token;
   }
 
-  async function mailVerificationLink(to: string, token: string, reason: 'sign-up' | 'sign-in') {
+  async function mailVerificationLink(
+    to: string,
+    token: string,
+    reason: VerificationReason,
+    locale: Locale,
+  ) {
     // The page asks for a click before it uses the token: mail scanners fetch links on their own.
     const link = `${config.publicSiteUrl}/verify-email?token=${token}`;
-    const why =
-      reason === 'sign-up'
-        ? 'Someone signed up with this email address.'
-        : 'Someone signed in with the password of the account under this email address, which is not confirmed yet.';
-    await mailer.send({
-      to,
-      subject: 'Confirm your email address',
-      text: [
-        why,
-        '',
-        'If it was you, confirm the address here (the link works once, for 24 hours):',
-        link,
-        '',
-        'If it was not you, ignore this message and do not open the link: nothing changes without it.',
-      ].join('\n'),
-    });
+    await mailer.send({ to, ...verificationEmail(locale, link, reason) });
   }
 
   return {
@@ -83,7 +75,10 @@ export function createEmailAccounts<S>(deps: {
      * Mails a confirmation link; the account is usable once it is opened. A proven address is
      * refused (409); an unproven one answers like a new one and gets a link of its own.
      */
-    async signUp(input: { email: string; password: string; name?: string | undefined }) {
+    async signUp(
+      input: { email: string; password: string; name?: string | undefined },
+      locale: Locale = 'en',
+    ) {
       const email = normalizeEmail(input.email);
       const passwordHash = await hashPassword(input.password);
       const name = input.name?.trim() || null;
@@ -100,7 +95,7 @@ export function createEmailAccounts<S>(deps: {
         }
         return issueVerificationToken(tx, user.id, { passwordHash, name });
       });
-      await mailVerificationLink(email, token, 'sign-up');
+      await mailVerificationLink(email, token, 'sign-up', locale);
     },
 
     /**
@@ -128,7 +123,7 @@ export function createEmailAccounts<S>(deps: {
      * password of an unproven account (its own, or the one its latest sign-up chose) is refused
      * too, with a fresh link to the mailbox that carries that sign-up's choices.
      */
-    async signIn(input: { email: string; password: string }): Promise<S> {
+    async signIn(input: { email: string; password: string }, locale: Locale = 'en'): Promise<S> {
       const user = await repo.findUserByEmail(db, normalizeEmail(input.email));
       const pending =
         user && !user.emailVerifiedAt ? await repo.findLatestPendingSignUp(db, user.id) : null;
@@ -144,7 +139,7 @@ export function createEmailAccounts<S>(deps: {
       }
       if (!user.emailVerifiedAt) {
         const token = await issueVerificationToken(db, user.id, pendingPassword ? pending : null);
-        await mailVerificationLink(user.email, token, 'sign-in');
+        await mailVerificationLink(user.email, token, 'sign-in', locale);
         throw new AppError(
           403,
           'EMAIL_NOT_VERIFIED',
@@ -155,7 +150,7 @@ export function createEmailAccounts<S>(deps: {
     },
 
     /** Always resolves the same way; mails a single-use link only when the account exists. */
-    async requestPasswordReset(emailInput: string): Promise<void> {
+    async requestPasswordReset(emailInput: string, locale: Locale = 'en'): Promise<void> {
       const user = await repo.findUserByEmail(db, normalizeEmail(emailInput));
       if (!user) return;
       const token = newToken();
@@ -165,18 +160,7 @@ export function createEmailAccounts<S>(deps: {
         expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
       });
       const link = `${config.publicSiteUrl}/reset-password?token=${token}`;
-      await mailer.send({
-        to: user.email,
-        subject: 'Reset your password',
-        text: [
-          'Someone asked to reset the password of your account.',
-          '',
-          `Choose a new password here (the link works once, for one hour):`,
-          link,
-          '',
-          'If it was not you, ignore this message; your password stays as it is.',
-        ].join('\n'),
-      });
+      await mailer.send({ to: user.email, ...resetEmail(locale, link) });
     },
 
     /**

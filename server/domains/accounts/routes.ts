@@ -1,5 +1,5 @@
 /** HTTP for accounts: sign-in paths, email confirmation, sign-out, current user, password reset. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.ts';
 import { currentUser } from '../../core/auth.ts';
@@ -16,8 +16,13 @@ import {
   UserResponse,
   VerifyEmailBody,
 } from '../../contracts/auth.ts';
+import { localeFromAcceptLanguage } from '../../../shared/locales.ts';
 import { SIGN_UP_MESSAGE } from './email-accounts.ts';
 import type { AccountsService } from './service.ts';
+
+/** The language the client asks for: the mails a request sends are written in it. */
+const requestLocale = (request: FastifyRequest) =>
+  localeFromAcceptLanguage(request.headers['accept-language']);
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
 
@@ -100,7 +105,7 @@ export async function accountsRoutes(
       },
     },
     async (request) => {
-      await accounts.signUp(request.body);
+      await accounts.signUp(request.body, requestLocale(request));
       return { success: true, message: SIGN_UP_MESSAGE };
     },
   );
@@ -133,7 +138,10 @@ export async function accountsRoutes(
         response: { 200: SessionResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await accounts.signIn(request.body) }),
+    async (request) => ({
+      success: true as const,
+      data: await accounts.signIn(request.body, requestLocale(request)),
+    }),
   );
 
   app.post(
@@ -148,7 +156,7 @@ export async function accountsRoutes(
       },
     },
     async (request) => {
-      await accounts.requestPasswordReset(request.body.email);
+      await accounts.requestPasswordReset(request.body.email, requestLocale(request));
       return {
         success: true,
         message: 'If an account exists for that email, we have sent a link to reset its password.',

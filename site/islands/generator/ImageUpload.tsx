@@ -4,6 +4,8 @@
  */
 import { useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { MAX_IMAGE_BYTES } from '../../../shared/video.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
 
@@ -21,6 +23,7 @@ interface ImageUploadProps {
   onReject: (message: string) => void;
   /** Id of the element that describes an error for this field, when there is one. */
   errorId?: string;
+  locale: Locale;
 }
 
 /** 1536000 → "1.5 MB". */
@@ -33,22 +36,29 @@ export function formatBytes(bytes: number): string {
 const MAX_MB = Math.round(MAX_IMAGE_BYTES / (1024 * 1024));
 
 /** Why a file cannot be sent, or null when it can (the server checks again). */
-export function imageProblem(file: File): string | null {
-  if (!file.type.startsWith('image/')) return 'Please choose an image file (JPG, PNG, GIF).';
+export function imageProblem(file: File, locale: Locale = 'en'): string | null {
+  if (!file.type.startsWith('image/')) return m.generator_image_not_image(locale);
   if (file.size > MAX_IMAGE_BYTES) {
-    return `Image size is ${formatBytes(file.size)}. Please select an image smaller than ${MAX_MB}MB.`;
+    return m.generator_image_too_large(locale, { size: formatBytes(file.size), max: MAX_MB });
   }
   return null;
 }
 
-export default function ImageUpload({ id, image, onChange, onReject, errorId }: ImageUploadProps) {
+export default function ImageUpload({
+  id,
+  image,
+  onChange,
+  onReject,
+  errorId,
+  locale,
+}: ImageUploadProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const hintId = `${id}-hint`;
 
   const choose = (file: File | undefined) => {
     if (!file) return;
-    const problem = imageProblem(file);
+    const problem = imageProblem(file, locale);
     if (problem) {
       onReject(problem);
       return;
@@ -83,7 +93,7 @@ export default function ImageUpload({ id, image, onChange, onReject, errorId }: 
   return (
     <div className="gen-field">
       <span className="gen-label" id={`${id}-label`}>
-        Image
+        {m.generator_image_label(locale)}
       </span>
       <div
         className={`gen-upload${dragging ? ' is-dragging' : ''}${image ? ' has-image' : ''}`}
@@ -104,7 +114,7 @@ export default function ImageUpload({ id, image, onChange, onReject, errorId }: 
         />
         {image ? (
           <div className="gen-upload__preview">
-            <img src={image.previewUrl} alt="Preview of the chosen image" />
+            <img src={image.previewUrl} alt={m.generator_image_preview_alt(locale)} />
             <div className="gen-upload__meta">
               <p className="gen-upload__name" title={image.file.name}>
                 {image.file.name}
@@ -112,16 +122,16 @@ export default function ImageUpload({ id, image, onChange, onReject, errorId }: 
               <p className="gen-upload__size">{formatBytes(image.file.size)}</p>
               <div className="gen-upload__actions">
                 <label htmlFor={id} className="btn btn-secondary gen-upload__replace">
-                  <span id={`${id}-action`}>Replace</span>
+                  <span id={`${id}-action`}>{m.generator_image_replace(locale)}</span>
                 </label>
                 <button
                   type="button"
                   className="btn btn-secondary gen-upload__remove"
                   onClick={remove}
-                  aria-label={`Remove image ${image.file.name}`}
+                  aria-label={m.generator_image_remove_label(locale, { name: image.file.name })}
                   data-testid="remove-image"
                 >
-                  Remove
+                  {m.generator_image_remove(locale)}
                 </button>
               </div>
             </div>
@@ -130,13 +140,13 @@ export default function ImageUpload({ id, image, onChange, onReject, errorId }: 
           <label htmlFor={id} className="gen-upload__drop">
             <Icon icon={icons.upload} />
             <span className="gen-upload__title" id={`${id}-action`}>
-              Click to upload or drag an image here
+              {m.generator_image_drop(locale)}
             </span>
           </label>
         )}
       </div>
       <p className="gen-hint" id={hintId}>
-        JPG, PNG, GIF · up to {MAX_MB} MB. Your video is animated from this image.
+        {m.generator_image_hint(locale, { max: MAX_MB })}
       </p>
     </div>
   );

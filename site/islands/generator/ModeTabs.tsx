@@ -1,12 +1,14 @@
 /** The Text to Video / Image to Video tabs (spec 2 "Generator"), with arrow-key navigation. */
 import { useRef, type KeyboardEvent } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';
 import type { GeneratorMode } from './generation-rules.ts';
 import Icon from '../shared/Icon.tsx';
 
-const TABS: { mode: GeneratorMode; label: string }[] = [
-  { mode: 'text', label: 'Text to Video' },
-  { mode: 'image', label: 'Image to Video' },
+const TABS: { mode: GeneratorMode; label: (locale: Locale) => string }[] = [
+  { mode: 'text', label: m.generator_tab_text },
+  { mode: 'image', label: m.generator_tab_image },
 ];
 
 interface ModeTabsProps {
@@ -16,6 +18,7 @@ interface ModeTabsProps {
   panelId: string;
   /** Prefix for the tab ids, so the panel can name its tab. */
   idPrefix: string;
+  locale: Locale;
 }
 
 /** Id of the tab for a mode, for the panel's aria-labelledby. */
@@ -23,7 +26,7 @@ export function tabId(idPrefix: string, mode: GeneratorMode): string {
   return `${idPrefix}-tab-${mode}`;
 }
 
-export default function ModeTabs({ mode, onChange, panelId, idPrefix }: ModeTabsProps) {
+export default function ModeTabs({ mode, onChange, panelId, idPrefix, locale }: ModeTabsProps) {
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
 
   // Automatic activation: the arrow keys move focus and select (WAI-ARIA tabs pattern).
@@ -48,7 +51,12 @@ export default function ModeTabs({ mode, onChange, panelId, idPrefix }: ModeTabs
   };
 
   return (
-    <div className="gen-tabs" role="tablist" aria-label="Generation mode" onKeyDown={onKeyDown}>
+    <div
+      className="gen-tabs"
+      role="tablist"
+      aria-label={m.generator_mode_label(locale)}
+      onKeyDown={onKeyDown}
+    >
       {TABS.map((tab, index) => {
         const selected = tab.mode === mode;
         return (
@@ -68,7 +76,7 @@ export default function ModeTabs({ mode, onChange, panelId, idPrefix }: ModeTabs
             onClick={() => onChange(tab.mode)}
           >
             {tab.mode === 'text' ? <Icon icon={icons.text} /> : <Icon icon={icons.image} />}
-            {tab.label}
+            {tab.label(locale)}
           </button>
         );
       })}

@@ -4,21 +4,23 @@
  * Try Again and the next step that fits it.
  */
 import { useEffect, useState, type RefObject } from 'react';
+import { localizePath, type Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';
-import { GENERATE_MESSAGES } from '../../../shared/video.ts';
 import type { GenerationState } from './generation.ts';
-import { GENERATION_MESSAGES } from './generation-rules.ts';
+import { generationErrorText, nextStepFor, type GenerationError } from './generation-rules.ts';
 import DownloadButton from '../shared/DownloadButton.tsx';
 import Icon from '../shared/Icon.tsx';
 import SignInLink from '../shared/SignInLink.tsx';
 
-/** Spec 2: the estimated generation time shown to the user. */
-export const ESTIMATED_TIME = '5-8 minutes';
-const ERROR_TITLE = 'Video Generation Failed';
-const ERROR_FALLBACK = 'Something went wrong. Please try again.';
+/** Spec 2: the estimated generation time, in English (pages show their language's message). */
+export const ESTIMATED_TIME = m.generator_estimated_time('en');
+
+const HISTORY_PATH = '/video-history';
 
 interface ResultPanelProps {
   state: GenerationState;
+  locale: Locale;
   /** Try Again and Generate New: back to the form. */
   onReset: () => void;
   panelRef?: RefObject<HTMLElement | null>;
@@ -36,19 +38,29 @@ function formatElapsed(seconds: number): string {
   return `${minutes}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-function statusText(state: GenerationState): string {
+function statusText(state: GenerationState, locale: Locale): string {
   if (state.phase === 'submitting') {
-    return state.mode === 'image' ? 'Uploading your image…' : 'Sending your prompt…';
+    return state.mode === 'image'
+      ? m.generator_status_uploading(locale)
+      : m.generator_status_sending(locale);
   }
   if (state.phase !== 'generating') return '';
+  // The server's own status line, in the page's language (it reads Accept-Language).
   if (state.statusMessage) return state.statusMessage;
-  return state.status === 'processing' ? 'Generating your video…' : 'Waiting in the queue…';
+  return state.status === 'processing'
+    ? m.generator_status_processing(locale)
+    : m.generator_status_queued(locale);
 }
 
 /** What the polite live region says: state changes, not every percent. */
-function announcement(state: GenerationState): string {
-  if (state.phase === 'success') return 'Your video is ready.';
-  return statusText(state);
+function announcement(state: GenerationState, locale: Locale): string {
+  if (state.phase === 'success') return m.generator_ready_announcement(locale);
+  return statusText(state, locale);
+}
+
+/** "History" linked, inside a sentence of the page's language. */
+function HistoryLink({ locale }: { locale: Locale }) {
+  return <a href={localizePath(HISTORY_PATH, locale)}>{m.generator_history(locale)}</a>;
 }
 
 function Elapsed({ startedAt }: { startedAt: number }) {
@@ -61,25 +73,24 @@ function Elapsed({ startedAt }: { startedAt: number }) {
   return <span className="gen-elapsed">{formatElapsed(seconds)}</span>;
 }
 
-function Idle() {
+function Idle({ locale }: { locale: Locale }) {
   return (
     <div className="gen-result__idle">
       <span className="icon-circle">
         <Icon icon={icons.film} />
       </span>
-      <p className="gen-result__title">Your video will appear here</p>
-      <p className="gen-result__text">
-        Describe a scene, or add an image and say how it should move, then press Generate Video. You
-        can watch and download the clip here when it is ready.
-      </p>
+      <p className="gen-result__title">{m.generator_idle_title(locale)}</p>
+      <p className="gen-result__text">{m.generator_idle_text(locale)}</p>
     </div>
   );
 }
 
 function Generating({
   state,
+  locale,
 }: {
   state: Extract<GenerationState, { phase: 'submitting' | 'generating' }>;
+  locale: Locale;
 }) {
   const progress = state.phase === 'generating' ? state.progress : null;
   return (
@@ -87,40 +98,41 @@ function Generating({
       <div className="gen-stage" aria-hidden="true">
         <span className="spinner" />
       </div>
-      <p className="gen-result__title">Generating your video</p>
-      <p className="gen-status">{statusText(state)}</p>
+      <p className="gen-result__title">{m.generator_generating_title(locale)}</p>
+      <p className="gen-status">{statusText(state, locale)}</p>
       <div
         className={`gen-progress${progress === null ? ' is-indeterminate' : ''}`}
         role="progressbar"
-        aria-label="Video generation progress"
+        aria-label={m.generator_progress_label(locale)}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={progress ?? undefined}
-        aria-valuetext={progress === null ? 'Starting' : `${progress}%`}
+        aria-valuetext={progress === null ? m.generator_progress_starting(locale) : `${progress}%`}
         data-testid="progress"
       >
         <span className="gen-progress__bar" style={{ width: `${progress ?? 0}%` }} />
       </div>
       <dl className="gen-facts">
         <div>
-          <dt>Progress</dt>
+          <dt>{m.generator_progress(locale)}</dt>
           <dd>{progress === null ? '…' : `${progress}%`}</dd>
         </div>
         <div>
-          <dt>Elapsed</dt>
+          <dt>{m.generator_elapsed(locale)}</dt>
           <dd>
             <Elapsed startedAt={state.startedAt} />
           </dd>
         </div>
         <div>
-          <dt>Estimated time</dt>
-          <dd>{ESTIMATED_TIME}</dd>
+          <dt>{m.generator_estimated_time_label(locale)}</dt>
+          <dd>{m.generator_estimated_time(locale)}</dd>
         </div>
       </dl>
       {state.prompt && <p className="gen-result__prompt">“{state.prompt}”</p>}
       <p className="gen-result__note">
-        You can stay on this page or reload it: the progress is kept. Finished videos are also saved
-        in your <a href="/video-history">History</a>.
+        {m.generator_progress_note_before(locale)}
+        <HistoryLink locale={locale} />
+        {m.generator_progress_note_after(locale)}
       </p>
     </div>
   );
@@ -129,9 +141,11 @@ function Generating({
 function Success({
   state,
   onReset,
+  locale,
 }: {
   state: Extract<GenerationState, { phase: 'success' }>;
   onReset: () => void;
+  locale: Locale;
 }) {
   return (
     <div className="gen-result__success">
@@ -144,11 +158,16 @@ function Success({
         playsInline
         preload="metadata"
         data-testid="result-video"
-        aria-label="Your generated video"
+        aria-label={m.generator_video_label(locale)}
       />
       {state.prompt && <p className="gen-result__prompt">“{state.prompt}”</p>}
       <div className="gen-result__actions">
-        <DownloadButton url={state.videoUrl} prompt={state.prompt} className="btn btn-primary" />
+        <DownloadButton
+          url={state.videoUrl}
+          prompt={state.prompt}
+          className="btn btn-primary"
+          locale={locale}
+        />
         <button
           type="button"
           className="btn btn-secondary"
@@ -156,68 +175,81 @@ function Success({
           data-testid="generate-new"
         >
           <Icon icon={icons.plus} />
-          Generate New
+          {m.generator_generate_new(locale)}
         </button>
       </div>
       <p className="gen-result__note">
-        Saved to your <a href="/video-history">History</a>.
+        {m.generator_saved_before(locale)}
+        <HistoryLink locale={locale} />
+        {m.generator_saved_after(locale)}
       </p>
     </div>
   );
 }
 
-/**
- * What to do next after a failure besides Try Again (issue 20 item 12): buy credits when there
- * were too few, log in when signed out, look in History when the page lost track of a task that
- * may still finish.
- */
-function NextStep({ message }: { message: string }) {
-  if (/not enough credits/i.test(message)) {
+/** The next step after a failure besides Try Again (nextStepFor says which). */
+function NextStep({ error, locale }: { error: GenerationError; locale: Locale }) {
+  const next = nextStepFor(error);
+  if (next === 'buyCredits') {
     return (
-      <a className="btn btn-secondary" href="/pricing" data-testid="failure-next-step">
-        Buy Credits
+      <a
+        className="btn btn-secondary"
+        href={localizePath('/pricing', locale)}
+        data-testid="failure-next-step"
+      >
+        {m.generator_buy_credits(locale)}
       </a>
     );
   }
-  if (message === GENERATE_MESSAGES.signInRequired) {
+  if (next === 'signIn') {
     return (
-      <SignInLink className="btn btn-secondary" data-testid="failure-next-step">
-        Log in
+      <SignInLink className="btn btn-secondary" data-testid="failure-next-step" locale={locale}>
+        {m.generator_log_in(locale)}
       </SignInLink>
     );
   }
-  if (message === GENERATION_MESSAGES.timedOut || message === GENERATION_MESSAGES.network) {
+  if (next === 'history') {
     return (
       <p className="gen-result__note" data-testid="failure-next-step">
-        The video may still finish: it will appear in your <a href="/video-history">History</a>.
+        {m.generator_may_finish_before(locale)}
+        <HistoryLink locale={locale} />
+        {m.generator_may_finish_after(locale)}
       </p>
     );
   }
   return null;
 }
 
-function Failure({ message, onReset }: { message: string; onReset: () => void }) {
+function Failure({
+  error,
+  onReset,
+  locale,
+}: {
+  error: GenerationError;
+  onReset: () => void;
+  locale: Locale;
+}) {
   return (
     <div className="gen-result__error">
       <div className="gen-result__alert" role="alert">
         <span className="icon-circle gen-result__icon--error">
           <Icon icon={icons.alert} />
         </span>
-        <p className="gen-result__title">{ERROR_TITLE}</p>
+        <p className="gen-result__title">{m.generator_error_title(locale)}</p>
         <p className="gen-result__text" data-testid="result-error">
-          {message || ERROR_FALLBACK}
+          {generationErrorText(error, locale) || m.generator_error_fallback(locale)}
         </p>
       </div>
       <button type="button" className="btn btn-primary" onClick={onReset} data-testid="try-again">
         <Icon icon={icons.retry} />
-        Try Again
+        {m.generator_try_again(locale)}
       </button>
-      <NextStep message={message || ERROR_FALLBACK} />
+      <NextStep error={error} locale={locale} />
     </div>
   );
 }
 
-export default function ResultPanel({ state, onReset, panelRef }: ResultPanelProps) {
+export default function ResultPanel({ state, onReset, panelRef, locale }: ResultPanelProps) {
   const current = panelState(state);
   return (
     <section
@@ -229,17 +261,17 @@ export default function ResultPanel({ state, onReset, panelRef }: ResultPanelPro
       tabIndex={-1}
     >
       <h2 id="gen-result-heading" className="gen-card__heading">
-        Result
+        {m.generator_result_heading(locale)}
       </h2>
       <p className="sr-only" aria-live="polite">
-        {announcement(state)}
+        {announcement(state, locale)}
       </p>
-      {state.phase === 'idle' && <Idle />}
+      {state.phase === 'idle' && <Idle locale={locale} />}
       {(state.phase === 'submitting' || state.phase === 'generating') && (
-        <Generating state={state} />
+        <Generating state={state} locale={locale} />
       )}
-      {state.phase === 'success' && <Success state={state} onReset={onReset} />}
-      {state.phase === 'error' && <Failure message={state.message} onReset={onReset} />}
+      {state.phase === 'success' && <Success state={state} onReset={onReset} locale={locale} />}
+      {state.phase === 'error' && <Failure error={state.error} onReset={onReset} locale={locale} />}
     </section>
   );
 }

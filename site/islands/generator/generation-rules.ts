@@ -1,16 +1,13 @@
 /**
  * The generator's rules as plain functions (spec 4 "Polling", 5 "Generate", 8 "Generation"): what
- * a submission needs, what each status answer means, and the texts the user sees.
+ * a submission needs, what each status answer means, and the texts the user sees (from
+ * messages/generator/, in the page's language).
  */
 import type { PublicUser } from '../../../server/contracts/auth.ts';
 import type { TaskStatusData } from '../../../server/contracts/video.ts';
-import {
-  GENERATE_MESSAGES,
-  IMAGE_MODEL,
-  MODEL_NAMES,
-  TEXT_MODEL,
-  VIDEO_COST,
-} from '../../../shared/video.ts';
+import { IMAGE_MODEL, MODEL_NAMES, TEXT_MODEL, VIDEO_COST } from '../../../shared/video.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import { httpStatus, readApiError } from '../../lib/api/http.ts';
 
 export type GeneratorMode = 'text' | 'image';
@@ -20,14 +17,69 @@ export const POLL_INTERVAL_MS = 3000;
 export const POLL_RETRY_MS = 5000;
 export const MAX_POLLS = 120;
 
-/** Spec 4 and 8: the generation texts, quoted exactly. */
+/** Spec 4 and 8: the generation texts in English, quoted exactly (the panel shows the page's). */
 export const GENERATION_MESSAGES = {
-  taskIdMissing: 'Unable to get task ID',
-  videoUrlMissing: 'Video URL missing, please try again',
-  failed: 'Video generation failed, please try again',
-  timedOut: 'Video generation timed out, please try again later',
-  network: 'Network error, please check connection and try again',
+  taskIdMissing: m.generator_task_id_missing('en'),
+  videoUrlMissing: m.generator_video_url_missing('en'),
+  failed: m.generator_failed('en'),
+  timedOut: m.generator_timed_out('en'),
+  network: m.generator_network('en'),
 } as const;
+
+/**
+ * Why a generation failed, as data: the result panel words it in the page's language and picks
+ * the next step from it. `task` is a failed task's own message and `requestFailed` a refused
+ * request, both from the server (which answers in the page's language).
+ */
+export type GenerationError =
+  | { kind: keyof typeof GENERATION_MESSAGES | 'signInRequired' }
+  | { kind: 'task'; message: string }
+  | { kind: 'requestFailed'; reason: string | null; status: number | null; code: string };
+
+/** The text of a failure in a language. */
+export function generationErrorText(error: GenerationError, locale: Locale): string {
+  switch (error.kind) {
+    case 'taskIdMissing':
+      return m.generator_task_id_missing(locale);
+    case 'videoUrlMissing':
+      return m.generator_video_url_missing(locale);
+    case 'failed':
+      return m.generator_failed(locale);
+    case 'timedOut':
+      return m.generator_timed_out(locale);
+    case 'network':
+      return m.generator_network(locale);
+    case 'signInRequired':
+      return m.generator_sign_in_required(locale);
+    case 'task':
+      return error.message;
+    case 'requestFailed': {
+      // Spec 8: 'Request failed: {message}' with the server's message, the HTTP status or neither.
+      const reason =
+        error.reason ||
+        (error.status === null
+          ? m.generator_unknown_error(locale)
+          : m.generator_http_error(locale, { status: error.status }));
+      return m.generator_request_failed(locale, { reason });
+    }
+  }
+}
+
+/**
+ * What to do next after a failure besides Try Again (issue 20 item 12): buy credits when there
+ * were too few, log in when signed out, look in History when the page lost track of a task that
+ * may still finish.
+ */
+export function nextStepFor(error: GenerationError): 'buyCredits' | 'signIn' | 'history' | null {
+  if (error.kind === 'requestFailed') {
+    if (error.code === 'INSUFFICIENT_CREDITS' || error.status === 402) return 'buyCredits';
+    if (error.code === 'SIGN_IN_REQUIRED') return 'signIn';
+    return null;
+  }
+  if (error.kind === 'signInRequired') return 'signIn';
+  if (error.kind === 'timedOut' || error.kind === 'network') return 'history';
+  return null;
+}
 
 /** Text mode uses `{product}`, image mode `{product}-fast-frames` (spec 3). */
 export function modelFor(mode: GeneratorMode): string {
@@ -42,18 +94,27 @@ export interface GenerationInput {
   image: File | null;
 }
 
-/** Spec 5 "Generate", in the spec's order; null when the request may be sent. */
+/**
+ * Spec 5 "Generate", in the spec's order, in the page's language (English: the texts of
+ * GENERATE_MESSAGES in shared/video.ts, which the server answers with); null when the request may
+ * be sent.
+ */
 export function validateGeneration(
   input: GenerationInput,
   user: Pick<PublicUser, 'id'> | null,
   credits: number,
+  locale: Locale = 'en',
 ): string | null {
-  if (input.prompt.trim() === '') return GENERATE_MESSAGES.promptRequired;
-  if (input.mode === 'image' && !input.image) return GENERATE_MESSAGES.imageRequired;
-  if (!user?.id) return GENERATE_MESSAGES.signInRequired;
+  if (input.prompt.trim() === '') return m.generator_prompt_required(locale);
+  if (input.mode === 'image' && !input.image) return m.generator_image_required(locale);
+  if (!user?.id) return m.generator_sign_in_required(locale);
   if (credits < VIDEO_COST) {
     const model = modelFor(input.mode);
-    return GENERATE_MESSAGES.notEnoughCredits(MODEL_NAMES[model] ?? model, VIDEO_COST, credits);
+    return m.generator_not_enough_credits_detail(locale, {
+      model: MODEL_NAMES[model] ?? model,
+      cost: VIDEO_COST,
+      have: credits,
+    });
   }
   return null;
 }
@@ -62,7 +123,7 @@ export function validateGeneration(
 
 export type PollStep =
   | { kind: 'success'; videoUrl: string; posterUrl: string | null }
-  | { kind: 'error'; message: string; refunded: boolean }
+  | { kind: 'error'; error: GenerationError; refunded: boolean }
   | { kind: 'wait'; delayMs: number };
 
 type TaskAnswer = Pick<TaskStatusData, 'result_url' | 'poster_url' | 'error_message'> & {
@@ -77,32 +138,37 @@ export function nextPollStep(task: TaskAnswer | null, attempt: number): PollStep
   const capReached = attempt >= MAX_POLLS;
   if (task === null) {
     return capReached
-      ? { kind: 'error', message: GENERATION_MESSAGES.network, refunded: false }
+      ? { kind: 'error', error: { kind: 'network' }, refunded: false }
       : { kind: 'wait', delayMs: POLL_RETRY_MS };
   }
   const status = String(task.status ?? '').toLowerCase();
   if (status === 'completed') {
     return task.result_url
       ? { kind: 'success', videoUrl: task.result_url, posterUrl: task.poster_url ?? null }
-      : { kind: 'error', message: GENERATION_MESSAGES.videoUrlMissing, refunded: false };
+      : { kind: 'error', error: { kind: 'videoUrlMissing' }, refunded: false };
   }
   if (status === 'failed') {
     // The server refunds failed tasks, so the balance changes.
     return {
       kind: 'error',
-      message: task.error_message || GENERATION_MESSAGES.failed,
+      error: task.error_message
+        ? { kind: 'task', message: task.error_message }
+        : { kind: 'failed' },
       refunded: true,
     };
   }
-  if (capReached) return { kind: 'error', message: GENERATION_MESSAGES.timedOut, refunded: false };
+  if (capReached) return { kind: 'error', error: { kind: 'timedOut' }, refunded: false };
   const known = status === 'processing' || status === 'pending';
   return { kind: 'wait', delayMs: known ? POLL_INTERVAL_MS : POLL_RETRY_MS };
 }
 
-/** Spec 8: 'Request failed: {message}' with the server's message, the HTTP status or neither. */
-export function requestFailedMessage(error: unknown): string {
-  const status = httpStatus(error);
-  const reason =
-    readApiError(error)?.message || (status === null ? 'Unknown error' : `HTTP error: ${status}`);
-  return `Request failed: ${reason}`;
+/** A request that failed, as a failure (see generationErrorText for its text). */
+export function requestFailedError(error: unknown): GenerationError {
+  const answer = readApiError(error);
+  return {
+    kind: 'requestFailed',
+    reason: answer?.message || null,
+    status: httpStatus(error),
+    code: answer?.code ?? '',
+  };
 }

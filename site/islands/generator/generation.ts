@@ -6,18 +6,17 @@
  */
 import { atom } from 'nanostores';
 import type { GenerateResponse, TaskStatusData } from '../../../server/contracts/video.ts';
-import { GENERATE_MESSAGES } from '../../../shared/video.ts';
 import { trackGenerateVideo } from '../../lib/analytics.ts';
 import { httpStatus } from '../../lib/api/http.ts';
 import { getTaskStatus, requestGeneration } from '../../lib/api/video.ts';
 import { $user, updateUser } from '../../stores/auth.ts';
 import { refreshCredits, setCredits } from '../../stores/credits.ts';
 import {
-  GENERATION_MESSAGES,
   modelFor,
   nextPollStep,
   POLL_INTERVAL_MS,
-  requestFailedMessage,
+  requestFailedError,
+  type GenerationError,
   type GenerationInput,
   type GeneratorMode,
 } from './generation-rules.ts';
@@ -49,7 +48,8 @@ export type GenerationState =
       videoUrl: string;
       posterUrl: string | null;
     }
-  | { phase: 'error'; message: string };
+  /** The failure as data: the result panel words it in the page's language. */
+  | { phase: 'error'; error: GenerationError };
 
 const IDLE: GenerationState = { phase: 'idle' };
 
@@ -120,7 +120,7 @@ async function pollOnce(run: number, resumed: boolean): Promise<void> {
     return;
   }
   if (step.kind === 'error') {
-    finish({ phase: 'error', message: step.message });
+    finish({ phase: 'error', error: step.error });
     if (step.refunded) void refreshCredits({ force: true });
     return;
   }
@@ -162,7 +162,7 @@ function follow(task: StoredTask, firstDelayMs: number, resumed: boolean): void 
 export async function submitGeneration(input: GenerationInput): Promise<void> {
   const user = $user.get();
   if (!user) {
-    $generation.set({ phase: 'error', message: GENERATE_MESSAGES.signInRequired });
+    $generation.set({ phase: 'error', error: { kind: 'signInRequired' } });
     return;
   }
   stopPolling();
@@ -179,7 +179,7 @@ export async function submitGeneration(input: GenerationInput): Promise<void> {
   try {
     body = await requestGeneration(form, user);
   } catch (error) {
-    $generation.set({ phase: 'error', message: requestFailedMessage(error) });
+    $generation.set({ phase: 'error', error: requestFailedError(error) });
     // A 402 means our balance was stale, and a timed-out request may still have been charged.
     void refreshCredits({ force: true });
     return;
@@ -191,10 +191,16 @@ export async function submitGeneration(input: GenerationInput): Promise<void> {
     const refusal = (body as { success?: unknown; message?: unknown } | undefined) ?? {};
     $generation.set({
       phase: 'error',
-      message:
+      error:
         refusal.success === false
-          ? `Request failed: ${typeof refusal.message === 'string' && refusal.message ? refusal.message : 'Unknown error'}`
-          : GENERATION_MESSAGES.taskIdMissing,
+          ? {
+              kind: 'requestFailed',
+              reason:
+                typeof refusal.message === 'string' && refusal.message ? refusal.message : null,
+              status: null,
+              code: '',
+            }
+          : { kind: 'taskIdMissing' },
     });
     void refreshCredits({ force: true });
     return;

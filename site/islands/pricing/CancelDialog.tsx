@@ -3,11 +3,15 @@
  * remaining credits stay. The safe choice, 'Keep subscription', has focus first.
  */
 import { useId, useRef, useState, type RefObject } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
+import { textAround } from '../../lib/format.ts';
 import {
   BANNER_LONG_MS,
   BANNER_SHORT_MS,
   CANCEL_FAILED,
   cancelSubscription,
+  serverText,
   showBanner,
 } from '../../stores/subscription.ts';
 import ConfirmButtons from '../shared/ConfirmButtons.tsx';
@@ -19,6 +23,7 @@ interface CancelDialogProps {
   onClose: () => void;
   /** Focus target after a successful cancel, when the Cancel button has gone. */
   fallbackFocusRef: RefObject<HTMLElement | null>;
+  locale: Locale;
 }
 
 export default function CancelDialog({
@@ -26,6 +31,7 @@ export default function CancelDialog({
   planName,
   onClose,
   fallbackFocusRef,
+  locale,
 }: CancelDialogProps) {
   const [busy, setBusy] = useState(false);
   const keepRef = useRef<HTMLButtonElement>(null);
@@ -36,18 +42,21 @@ export default function CancelDialog({
     if (busy) return;
     setBusy(true);
     try {
-      const message = await cancelSubscription();
+      await cancelSubscription();
       showBanner({
         tone: 'success',
-        message: message || 'Your subscription has been cancelled.',
+        message: m.pricing_cancel_succeeded,
         durationMs: BANNER_SHORT_MS,
       });
     } catch (error) {
       const message = error instanceof Error && error.message ? error.message : CANCEL_FAILED;
+      const fallback = message === CANCEL_FAILED;
+      // A refusal's message comes in the page's language (the client sends Accept-Language).
       showBanner({
         tone: 'error',
-        message,
-        lang: message === CANCEL_FAILED ? 'zh-CN' : undefined,
+        message: fallback ? m.pricing_cancel_failed : serverText(message),
+        // The spec's fallback is Chinese in every language.
+        lang: fallback && locale !== 'zh-CN' ? 'zh-CN' : undefined,
         durationMs: BANNER_LONG_MS,
       });
     } finally {
@@ -55,6 +64,8 @@ export default function CancelDialog({
       onClose();
     }
   };
+
+  const [endsBefore, endsAfter] = textAround((now) => m.pricing_cancel_ends(locale, { now }));
 
   return (
     <Dialog
@@ -70,20 +81,21 @@ export default function CancelDialog({
       testId="cancel-dialog"
     >
       <h2 id={headingId} className="pricing-dialog__title">
-        Cancel your {planName} subscription?
+        {m.pricing_cancel_title(locale, { plan: planName })}
       </h2>
       <div id={textId} className="cancel-dialog__text">
         <p>
-          Your subscription ends <strong>now</strong>: it is cancelled immediately and will not
-          renew, and no further monthly credits will be added.
+          {endsBefore}
+          <strong>{m.pricing_cancel_now(locale)}</strong>
+          {endsAfter}
         </p>
-        <p>The credits remaining in your account stay yours, and you can keep using them.</p>
+        <p>{m.pricing_cancel_credits_stay(locale)}</p>
       </div>
       <div className="pricing-dialog__actions">
         <ConfirmButtons
           cancelRef={keepRef}
-          cancelLabel="Keep subscription"
-          confirmLabel="Cancel subscription"
+          cancelLabel={m.pricing_keep_subscription(locale)}
+          confirmLabel={m.pricing_cancel_subscription(locale)}
           danger
           busy={busy}
           onCancel={onClose}

@@ -6,20 +6,23 @@
  */
 import { useEffect, useId, useRef } from 'react';
 import type { BillingCycle } from '../../../shared/billing.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import { $billingCycle } from '../../stores/subscription.ts';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 interface CycleSwitchProps {
   /** The best yearly saving of the plans, in whole percent ("save up to 20%"). */
   bestSaving: number;
+  locale: Locale;
 }
 
-const CYCLES: Array<{ value: BillingCycle; label: string }> = [
-  { value: 'monthly', label: 'Monthly' },
-  { value: 'yearly', label: 'Yearly' },
+const CYCLES: Array<{ value: BillingCycle; label: (locale: Locale) => string }> = [
+  { value: 'monthly', label: m.pricing_monthly },
+  { value: 'yearly', label: m.pricing_yearly },
 ];
 
-export default function CycleSwitch({ bestSaving }: CycleSwitchProps) {
+export default function CycleSwitch({ bestSaving, locale }: CycleSwitchProps) {
   const cycle = useHydratedStore($billingCycle);
   const ref = useRef<HTMLFieldSetElement>(null);
   const name = useId();
@@ -31,7 +34,7 @@ export default function CycleSwitch({ bestSaving }: CycleSwitchProps) {
 
   return (
     <fieldset ref={ref} className="cycle-switch" data-testid="billing-cycle">
-      <legend className="sr-only">Billing</legend>
+      <legend className="sr-only">{m.pricing_billing(locale)}</legend>
       {CYCLES.map((option) => (
         <label
           key={option.value}
@@ -44,9 +47,11 @@ export default function CycleSwitch({ bestSaving }: CycleSwitchProps) {
             checked={cycle === option.value}
             onChange={() => $billingCycle.set(option.value)}
           />
-          <span>{option.label}</span>
+          <span>{option.label(locale)}</span>
           {option.value === 'yearly' && (
-            <span className="cycle-switch__saving">save up to {bestSaving}%</span>
+            <span className="cycle-switch__saving">
+              {m.pricing_save_up_to(locale, { percent: bestSaving })}
+            </span>
           )}
         </label>
       ))}

@@ -1,14 +1,17 @@
 /** A credit pack's button: neutral until the stored session is known, then 'Buy Now'. */
 import { useMemo } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import { $authReady } from '../../stores/auth.ts';
 import { startPurchase, type PurchaseItem } from '../../stores/subscription.ts';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 interface PackActionProps {
   pack: { id: string; name: string; price: number; credits: number };
+  locale: Locale;
 }
 
-export default function PackAction({ pack }: PackActionProps) {
+export default function PackAction({ pack, locale }: PackActionProps) {
   const ready = useHydratedStore($authReady);
 
   const item = useMemo<PurchaseItem>(
@@ -26,7 +29,7 @@ export default function PackAction({ pack }: PackActionProps) {
     return (
       <button type="button" className="btn btn-block plan-action plan-action--pending" disabled>
         <span className="spinner spinner-sm" aria-hidden="true" />
-        <span className="sr-only">Loading…</span>
+        <span className="sr-only">{m.pricing_loading(locale)}</span>
       </button>
     );
   }
@@ -35,10 +38,10 @@ export default function PackAction({ pack }: PackActionProps) {
     <button
       type="button"
       className="btn btn-secondary btn-block plan-action"
-      aria-label={`Buy ${pack.name} pack`}
+      aria-label={m.pricing_buy_pack_label(locale, { pack: pack.name })}
       onClick={() => startPurchase(item)}
     >
-      Buy Now
+      {m.pricing_buy_now(locale)}
     </button>
   );
 }

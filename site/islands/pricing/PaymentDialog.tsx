@@ -3,12 +3,13 @@
  * at once and sends the browser to the provider. Failures close it and explain in the banner.
  */
 import { useEffect, useId, useRef, useState } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import { formatCredits, formatPrice } from '../../lib/format.ts';
 import {
   $purchase,
   BANNER_LONG_MS,
   CheckoutError,
-  PAYMENT_FAILED,
   closePurchase,
   createCheckoutSession,
   showBanner,
@@ -19,7 +20,25 @@ import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 type Phase = 'creating' | 'redirecting';
 
-export default function PaymentDialog() {
+/** What the dialog says about the item, in the page's language. */
+function itemTexts(item: PurchaseItem, locale: Locale) {
+  const credits = formatCredits(item.credits, locale);
+  if (item.type === 'subscription') {
+    const yearly = item.billingCycle === 'yearly';
+    return {
+      name: m.pricing_item_plan(locale, { name: item.name }),
+      detail: (yearly ? m.pricing_detail_yearly : m.pricing_detail_monthly)(locale, { credits }),
+      period: yearly ? m.pricing_per_year(locale) : m.pricing_per_month(locale),
+    };
+  }
+  return {
+    name: m.pricing_item_pack(locale, { name: item.name }),
+    detail: m.pricing_detail_pack(locale, { credits }),
+    period: null,
+  };
+}
+
+export default function PaymentDialog({ locale }: { locale: Locale }) {
   const item = useHydratedStore($purchase);
   const [phase, setPhase] = useState<Phase>('creating');
   const started = useRef<PurchaseItem | null>(null);
@@ -35,7 +54,7 @@ export default function PaymentDialog() {
     started.current = item;
     let active = true;
     setPhase('creating');
-    createCheckoutSession(item)
+    createCheckoutSession(item, locale)
       .then((url) => {
         if (!active) return;
         setPhase('redirecting');
@@ -46,11 +65,11 @@ export default function PaymentDialog() {
         const failure =
           error instanceof CheckoutError
             ? error
-            : new CheckoutError(PAYMENT_FAILED, { cause: error });
+            : new CheckoutError(m.pricing_payment_failed, { cause: error });
         closePurchase();
         showBanner({
           tone: 'error',
-          message: failure.message,
+          message: failure.text,
           loginLink: failure.loginLink,
           durationMs: BANNER_LONG_MS,
         });
@@ -58,7 +77,7 @@ export default function PaymentDialog() {
     return () => {
       active = false;
     };
-  }, [item]);
+  }, [item, locale]);
 
   useEffect(() => {
     // Back from the provider's page through the back/forward cache: the old dialog is stale.
@@ -71,7 +90,7 @@ export default function PaymentDialog() {
     return () => window.removeEventListener('pageshow', onPageShow);
   }, []);
 
-  const isPlan = item?.type === 'subscription';
+  const texts = item && itemTexts(item, locale);
 
   return (
     <Dialog
@@ -84,38 +103,28 @@ export default function PaymentDialog() {
       className="pricing-dialog payment-dialog"
       testId="payment-dialog"
     >
-      {item && (
+      {item && texts && (
         <>
           <h2 id={headingId} className="pricing-dialog__title">
-            Checkout
+            {m.pricing_checkout_title(locale)}
           </h2>
           <div className="payment-dialog__item">
             <div>
-              <p className="payment-dialog__name">
-                {item.name} {isPlan ? 'plan' : 'pack'}
-              </p>
-              <p className="payment-dialog__detail">
-                {item.type === 'subscription'
-                  ? `${item.billingCycle === 'yearly' ? 'Yearly' : 'Monthly'} subscription · ${formatCredits(item.credits)} every month`
-                  : `One-time purchase · ${formatCredits(item.credits)}, never expire`}
-              </p>
+              <p className="payment-dialog__name">{texts.name}</p>
+              <p className="payment-dialog__detail">{texts.detail}</p>
             </div>
             <p className="payment-dialog__price">
-              {formatPrice(item.price)}
-              {item.type === 'subscription' && (
-                <span>{item.billingCycle === 'yearly' ? '/year' : '/month'}</span>
-              )}
+              {formatPrice(item.price, locale)}
+              {texts.period && <span>{texts.period}</span>}
             </p>
           </div>
           <p id={statusId} className="payment-dialog__status" role="status">
             <span className="spinner spinner-sm" aria-hidden="true" />
             {phase === 'creating'
-              ? 'Creating your secure checkout session…'
-              : 'Redirecting to secure checkout…'}
+              ? m.pricing_creating_session(locale)
+              : m.pricing_redirecting(locale)}
           </p>
-          <p className="payment-dialog__note">
-            You will pay on our payment provider’s secure page and come back here afterwards.
-          </p>
+          <p className="payment-dialog__note">{m.pricing_payment_note(locale)}</p>
         </>
       )}
     </Dialog>

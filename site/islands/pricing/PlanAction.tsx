@@ -5,6 +5,8 @@
  * 'Switch Plan (Cancel First)'. Subscribe buys the plan in the cycle the page's switch shows.
  */
 import { useMemo } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import { $authReady, $authToken, $user } from '../../stores/auth.ts';
 import {
   $billingCycle,
@@ -20,9 +22,15 @@ interface PlanActionProps {
   nameId: string;
   /** The highlighted (popular) card gets the filled button. */
   featured?: boolean;
+  locale: Locale;
 }
 
-export default function PlanAction({ plan, nameId, featured = false }: PlanActionProps) {
+const SUBSCRIBE_LABELS = {
+  monthly: m.pricing_subscribe_monthly_label,
+  yearly: m.pricing_subscribe_yearly_label,
+};
+
+export default function PlanAction({ plan, nameId, featured = false, locale }: PlanActionProps) {
   const ready = useHydratedStore($authReady);
   const token = useHydratedStore($authToken);
   const user = useHydratedStore($user);
@@ -49,7 +57,7 @@ export default function PlanAction({ plan, nameId, featured = false }: PlanActio
     return (
       <button type="button" className="btn btn-block plan-action plan-action--pending" disabled>
         <span className="spinner spinner-sm" aria-hidden="true" />
-        <span className="sr-only">Checking your plan…</span>
+        <span className="sr-only">{m.pricing_checking_plan(locale)}</span>
       </button>
     );
   }
@@ -61,7 +69,7 @@ export default function PlanAction({ plan, nameId, featured = false }: PlanActio
       <>
         {isCurrent && (
           <span className="plan-card__current" data-current-plan="">
-            Current
+            {m.pricing_current(locale)}
           </span>
         )}
         <button
@@ -70,7 +78,7 @@ export default function PlanAction({ plan, nameId, featured = false }: PlanActio
           disabled
           aria-describedby={nameId}
         >
-          {isCurrent ? 'Current Plan' : 'Switch Plan (Cancel First)'}
+          {isCurrent ? m.pricing_current_plan(locale) : m.pricing_switch_plan(locale)}
         </button>
       </>
     );
@@ -80,10 +88,10 @@ export default function PlanAction({ plan, nameId, featured = false }: PlanActio
     <button
       type="button"
       className={`btn btn-block plan-action ${featured ? 'btn-primary' : 'btn-secondary'}`}
-      aria-label={`Subscribe to ${plan.name}, billed ${cycle}`}
+      aria-label={SUBSCRIBE_LABELS[cycle](locale, { plan: plan.name })}
       onClick={() => startPurchase(item)}
     >
-      Subscribe
+      {m.pricing_subscribe(locale)}
     </button>
   );
 }

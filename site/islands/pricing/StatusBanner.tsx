@@ -4,13 +4,15 @@
  * errors. The timer pauses while the pointer or focus is on the banner.
  */
 import { useEffect, useState } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';
 import { $banner, clearBanner, type Banner } from '../../stores/subscription.ts';
 import Icon from '../shared/Icon.tsx';
 import SignInLink from '../shared/SignInLink.tsx';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
-function BannerBox({ banner }: { banner: Banner }) {
+function BannerBox({ banner, locale }: { banner: Banner; locale: Locale }) {
   const [paused, setPaused] = useState(false);
   const { id, durationMs } = banner;
 
@@ -37,18 +39,20 @@ function BannerBox({ banner }: { banner: Banner }) {
         <BannerIcon tone={banner.tone} />
       )}
       <p className="pricing-banner__message" lang={banner.lang}>
-        {banner.message}
+        {banner.message(locale)}
         {banner.loginLink && (
           <>
             {' '}
-            <SignInLink className="pricing-banner__link">Log in</SignInLink>
+            <SignInLink className="pricing-banner__link" locale={locale}>
+              {m.pricing_log_in(locale)}
+            </SignInLink>
           </>
         )}
       </p>
       <button
         type="button"
         className="pricing-banner__close"
-        aria-label="Dismiss message"
+        aria-label={m.pricing_dismiss(locale)}
         onClick={() => clearBanner(id)}
       >
         <Icon icon={icons.close} />
@@ -67,16 +71,19 @@ function BannerIcon({ tone }: { tone: Banner['tone'] }) {
   return <Icon icon={BANNER_ICONS[tone]} className="pricing-banner__icon" />;
 }
 
-export default function StatusBanner() {
+/** The banner's messages are in the page's language (the stores hold them as messages). */
+export default function StatusBanner({ locale }: { locale: Locale }) {
   const banner = useHydratedStore($banner);
   const isError = banner?.tone === 'error';
 
   return (
     <div className="pricing-banner-region">
       <div role="status" aria-live="polite">
-        {banner && !isError && <BannerBox key={banner.id} banner={banner} />}
+        {banner && !isError && <BannerBox key={banner.id} banner={banner} locale={locale} />}
       </div>
-      <div role="alert">{banner && isError && <BannerBox key={banner.id} banner={banner} />}</div>
+      <div role="alert">
+        {banner && isError && <BannerBox key={banner.id} banner={banner} locale={locale} />}
+      </div>
     </div>
   );
 }

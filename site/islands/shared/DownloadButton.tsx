@@ -1,5 +1,7 @@
 /** The Download button of a finished video (generator result, history card): busy while saving. */
 import { useState } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
+import { generator_download, generator_downloading } from '../../i18n/messages.ts';
 import { downloadVideo } from '../../lib/download.ts';
 import * as icons from '../../lib/icons/index.ts';
 import Icon from './Icon.tsx';
@@ -11,6 +13,8 @@ interface DownloadButtonProps {
   className: string;
   /** Id of the text that says which video this is, when several are on the page. */
   describedBy?: string;
+  /** The page's language. */
+  locale?: Locale;
 }
 
 export default function DownloadButton({
@@ -18,12 +22,13 @@ export default function DownloadButton({
   prompt,
   className,
   describedBy,
+  locale = 'en',
 }: DownloadButtonProps) {
   const [downloading, setDownloading] = useState(false);
   const download = async () => {
     setDownloading(true);
     try {
-      await downloadVideo(url, prompt);
+      await downloadVideo(url, prompt, locale);
     } finally {
       setDownloading(false);
     }
@@ -43,7 +48,7 @@ export default function DownloadButton({
       ) : (
         <Icon icon={icons.download} />
       )}
-      {downloading ? 'Downloading…' : 'Download'}
+      {downloading ? generator_downloading(locale) : generator_download(locale)}
     </button>
   );
 }

@@ -34,6 +34,9 @@ export const api = ky.create({
       ({ request }) => {
         const token = $authToken.get();
         if (token) request.headers.set('Authorization', `Bearer ${token}`);
+        // API messages come back in the page's language (issue 21); codes never change.
+        const lang = document.documentElement.lang;
+        if (lang) request.headers.set('Accept-Language', lang);
       },
     ],
     beforeError: [

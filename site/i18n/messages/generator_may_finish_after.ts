@@ -1,0 +1,6 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** . */
+export const generator_may_finish_after = (locale: Locale): string =>
+  locale === 'zh-CN' ? '中。' : '.';

@@ -1,0 +1,6 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Generating your video… */
+export const generator_status_processing = (locale: Locale): string =>
+  locale === 'zh-CN' ? '正在生成视频…' : 'Generating your video…';

@@ -1,0 +1,36 @@
+/**
+ * Checks of a page in Chinese (issue 21): no English left in what a person reads, nothing wider
+ * than the screen. Shared by the tests/e2e/i18n*.spec.ts walks.
+ */
+import type { Page } from '@playwright/test';
+
+/** Latin words a Chinese page may show: names, formats, and the switch back to English. */
+export const ALLOWED_LATIN =
+  /Veo3 Studio|Veo 3|Veo3|Google|Gemini|Stripe|API|English|Cookie|AI|HD|MP4|JPG|PNG|GIF|Pro\+?|Lite|Starter|Basic|Standard|[\w.+-]+@[\w.-]+/g;
+
+/**
+ * The visible text of the page (or of one part of it) with allowed names removed: the Latin
+ * words left, which must be none on a Chinese page. `allow` adds words this page may show (a
+ * user's own prompt, say).
+ */
+export async function latinWordsLeft(
+  page: Page,
+  { selector = 'body', allow = [] as string[] } = {},
+): Promise<string[]> {
+  let text = await page.locator(selector).innerText();
+  for (const word of allow) text = text.split(word).join(' ');
+  return [...new Set(text.replace(ALLOWED_LATIN, ' ').match(/[A-Za-z]{2,}/g) ?? [])];
+}
+
+/** Elements wider than the viewport (text that does not wrap, a row that does not fit). */
+export async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && box.right > width + 1 && getComputedStyle(el).position !== 'fixed';
+      })
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+  });
+}
