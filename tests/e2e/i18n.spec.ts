@@ -148,3 +148,9 @@ test('the sitemap lists both languages of a translated page, and only those', as
   expect(entry('/blog')).not.toContain('xhtml:link');
   expect(xml).not.toContain('/zh/login');
 });
+
+test('an unknown path under /zh lands on the Chinese home page', async ({ page }) => {
+  await page.goto('/zh/no-such-page');
+  await page.waitForURL((url) => url.pathname === '/zh');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+});
