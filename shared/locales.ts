@@ -7,6 +7,9 @@ export const LOCALES = ['en', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
+/** The URL prefix of each language's pages: English at the root, Chinese under /zh. */
+export const PATH_PREFIXES: Readonly<Record<Locale, string>> = { en: '', 'zh-CN': '/zh' };
+
 export function isLocale(value: unknown): value is Locale {
   return (LOCALES as readonly unknown[]).includes(value);
 }

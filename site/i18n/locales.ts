@@ -7,12 +7,12 @@
  */
 import { GENERATOR_PATH } from '../lib/site.ts';
 
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../shared/locales.ts';
+import { DEFAULT_LOCALE, LOCALES, PATH_PREFIXES, type Locale } from '../../shared/locales.ts';
 
 export { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../shared/locales.ts';
 
 /** URL prefix of each language. */
-const PREFIX: Record<Locale, string> = { en: '', 'zh-CN': '/zh' };
+const PREFIX = PATH_PREFIXES;
 
 /** Each language's name in itself (the switch shows the language it leads to). */
 export const AUTONYMS: Record<Locale, string> = { en: 'English', 'zh-CN': '简体中文' };
@@ -35,6 +35,10 @@ export const LOCALIZED_PATHS: ReadonlySet<string> = new Set([
   '/video-effects',
   '/ai-french-kissing',
   '/asmr-video',
+  // Private and utility pages (noindex): history and the mailed links' pages.
+  '/video-history',
+  '/verify-email',
+  '/reset-password',
 ]);
 
 /** Where a visitor's choice of language is kept (the switch and the first-visit hint). */

@@ -5,8 +5,11 @@
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { HistoryResponse } from '../../server/contracts/video.ts';
+import { localizePath, type Locale } from '../i18n/locales.ts';
+import * as m from '../i18n/messages.ts';
 import { httpStatus, readApiError } from '../lib/api/http.ts';
 import { getHistory, getHistoryAfter } from '../lib/api/video.ts';
+import { formatNumber } from '../lib/format.ts';
 import * as icons from '../lib/icons/index.ts';
 import type { IconData } from '../lib/icons/index.ts';
 import { GENERATOR_PATH } from '../lib/site.ts';
@@ -21,9 +24,8 @@ import SignInLink from './shared/SignInLink.tsx';
 import { setUrl, subscribeToUrl } from './shared/url-state.ts';
 import { useHydratedStore } from './shared/use-hydrated-store.ts';
 
-/** Spec 5: history needs a user with an id. */
+/** Spec 5: history needs a user with an id (the server's sentence; m.history_sign_in_required). */
 export const LOGIN_FIRST = HISTORY_MESSAGES.signInRequired;
-const LOAD_FAILED = 'Could not load your videos. Please try again.';
 
 type HistoryData = HistoryResponse['data'];
 
@@ -74,27 +76,31 @@ function goTo(place: Place, how: 'push' | 'replace'): void {
 }
 
 /** The server's page size is authoritative; the pager is built from its `pages`. */
-async function loadHistory(place: Place, key: string): Promise<Answer> {
+async function loadHistory(place: Place, key: string, locale: Locale): Promise<Answer> {
   try {
     const body =
       place.cursor !== undefined
         ? await getHistoryAfter(place.cursor, HISTORY_PAGE_SIZE)
         : await getHistory(place.page, HISTORY_PAGE_SIZE);
     if (!body?.success || !body.data || !Array.isArray(body.data.items)) {
-      return { key, ok: false, message: LOAD_FAILED, signedOut: false, code: '' };
+      return { key, ok: false, message: m.history_load_failed(locale), signedOut: false, code: '' };
     }
     return { key, ok: true, data: body.data };
   } catch (error) {
     const signedOut = httpStatus(error) === 401;
     const apiError = readApiError(error);
-    const message = apiError?.message || (signedOut ? LOGIN_FIRST : LOAD_FAILED);
+    const fallback = signedOut ? m.history_sign_in_required : m.history_load_failed;
+    const message = apiError?.message || fallback(locale);
     return { key, ok: false, message, signedOut, code: apiError?.code ?? '' };
   }
 }
 
 /** "12 videos", or "1,010+ videos" when the server stopped counting. */
-function totalText(total: number, exact: boolean): string {
-  return `${total.toLocaleString('en-US')}${exact ? '' : '+'} ${total === 1 && exact ? 'video' : 'videos'}`;
+function totalText(total: number, exact: boolean, locale: Locale): string {
+  const count = `${formatNumber(total, locale)}${exact ? '' : '+'}`;
+  return total === 1 && exact
+    ? m.history_total_one(locale, { count })
+    : m.history_total_other(locale, { count });
 }
 
 // ---------- Pieces ----------
@@ -117,6 +123,7 @@ function Skeleton({ count = 4 }: { count?: number }) {
 }
 
 interface StateMessageProps {
+  locale: Locale;
   testId: string;
   icon: IconData;
   title: string;
@@ -126,7 +133,7 @@ interface StateMessageProps {
 }
 
 /** A whole-page state (signed out, no videos yet): icon, title, text and the way forward. */
-function StateMessage({ testId, icon, title, text, href, action }: StateMessageProps) {
+function StateMessage({ locale, testId, icon, title, text, href, action }: StateMessageProps) {
   return (
     <div className="history-state" data-testid={testId}>
       <span className="icon-circle">
@@ -135,9 +142,11 @@ function StateMessage({ testId, icon, title, text, href, action }: StateMessageP
       <h2 className="history-state__title">{title}</h2>
       <p className="history-state__text">{text}</p>
       {href === LOGIN_PATH ? (
-        <SignInLink className="btn btn-primary">{action}</SignInLink>
+        <SignInLink className="btn btn-primary" locale={locale}>
+          {action}
+        </SignInLink>
       ) : (
-        <a className="btn btn-primary" href={href}>
+        <a className="btn btn-primary" href={localizePath(href, locale)}>
           {action}
         </a>
       )}
@@ -145,25 +154,27 @@ function StateMessage({ testId, icon, title, text, href, action }: StateMessageP
   );
 }
 
-const SignInPrompt = () => (
+const SignInPrompt = ({ locale }: { locale: Locale }) => (
   <StateMessage
+    locale={locale}
     testId="history-login"
     icon={icons.lock}
-    title="Sign in to see your videos"
-    text="Your history keeps every video you have generated, ready to watch and download."
+    title={m.history_login_title(locale)}
+    text={m.history_login_text(locale)}
     href={LOGIN_PATH}
-    action="Login Now"
+    action={m.history_login_now(locale)}
   />
 );
 
-const Empty = () => (
+const Empty = ({ locale }: { locale: Locale }) => (
   <StateMessage
+    locale={locale}
     testId="history-empty"
     icon={icons.video}
-    title="No completed videos yet"
-    text="Videos you generate appear here once they are ready."
+    title={m.history_empty_title(locale)}
+    text={m.history_empty_text(locale)}
     href={GENERATOR_PATH}
-    action="Generate a video"
+    action={m.history_empty_action(locale)}
   />
 );
 
@@ -171,10 +182,12 @@ function LoadError({
   message,
   signedOut,
   onRetry,
+  locale,
 }: {
   message: string;
   signedOut: boolean;
   onRetry: () => void;
+  locale: Locale;
 }) {
   return (
     <div className="history-state history-state--error" data-testid="history-error">
@@ -183,9 +196,13 @@ function LoadError({
       </p>
       <div className="history-state__actions">
         <button type="button" className="btn btn-primary" onClick={onRetry}>
-          Retry
+          {m.history_retry(locale)}
         </button>
-        {signedOut && <SignInLink className="btn btn-secondary">Login Now</SignInLink>}
+        {signedOut && (
+          <SignInLink className="btn btn-secondary" locale={locale}>
+            {m.history_login_now(locale)}
+          </SignInLink>
+        )}
       </div>
     </div>
   );
@@ -193,7 +210,7 @@ function LoadError({
 
 // ---------- The island ----------
 
-export default function History() {
+export default function History({ locale = 'en' }: { locale?: Locale }) {
   const ready = useHydratedStore($authReady);
   const token = useHydratedStore($authToken);
   const user = useHydratedStore($user);
@@ -212,7 +229,7 @@ export default function History() {
     let active = true;
     const key = `${userId}:${placeKey}:${attempt}`;
     const place = placeOf(placeKey);
-    void loadHistory(place, key).then((result) => {
+    void loadHistory(place, key, locale).then((result) => {
       if (!active) return;
       // An old link past the numbered pages, or a cursor we did not make: the newest videos.
       if (!result.ok && STALE_PLACE.has(result.code)) {
@@ -230,7 +247,7 @@ export default function History() {
     return () => {
       active = false;
     };
-  }, [userId, placeKey, attempt]);
+  }, [userId, placeKey, attempt, locale]);
 
   const select = (place: Place) => {
     goTo(place, 'push');
@@ -243,13 +260,18 @@ export default function History() {
       <div className="history-results">
         {!ready ? (
           <>
-            <LoadingScreen variant="inline" />
+            <LoadingScreen variant="inline" locale={locale} />
             <Skeleton />
           </>
         ) : !signedIn ? (
-          <SignInPrompt />
+          <SignInPrompt locale={locale} />
         ) : (
-          <LoadError message={LOGIN_FIRST} signedOut onRetry={() => setAttempt((n) => n + 1)} />
+          <LoadError
+            message={m.history_sign_in_required(locale)}
+            signedOut
+            onRetry={() => setAttempt((n) => n + 1)}
+            locale={locale}
+          />
         )}
       </div>
     );
@@ -269,10 +291,11 @@ export default function History() {
         message={answer.message}
         signedOut={answer.signedOut}
         onRetry={() => setAttempt((n) => n + 1)}
+        locale={locale}
       />
     );
   } else if (shown && shown.data.items.length === 0) {
-    body = <Empty />;
+    body = <Empty locale={locale} />;
   } else if (shown) {
     const { items, total, total_exact = true, pages = 1, next_cursor } = shown.data;
     const olderCursor = shown.data.has_more ? next_cursor : null;
@@ -293,7 +316,7 @@ export default function History() {
           data-testid="history-list"
         >
           {items.map((item) => (
-            <HistoryCard key={item.id} item={item} />
+            <HistoryCard key={item.id} item={item} locale={locale} />
           ))}
         </ul>
         {numbered ? (
@@ -303,17 +326,24 @@ export default function History() {
             hrefFor={pageHref}
             onSelect={(n) => select({ page: n })}
             older={page >= pages ? older : null}
+            locale={locale}
           />
         ) : (
           <CursorPager
             first={{ href: pageHref(1), onSelect: () => select({ page: 1 }) }}
             older={older}
+            locale={locale}
           />
         )}
         {numbered && total !== undefined && (
           <p className="history-total">
-            {totalText(total, total_exact)}
-            {pages > 1 && ` · page ${page} of ${pages}${total_exact ? '' : '+'}`}
+            {pages > 1
+              ? m.history_total_with_page(locale, {
+                  total: totalText(total, total_exact, locale),
+                  page: formatNumber(page, locale),
+                  pages: `${formatNumber(pages, locale)}${total_exact ? '' : '+'}`,
+                })
+              : totalText(total, total_exact, locale)}
           </p>
         )}
       </>
@@ -323,10 +353,10 @@ export default function History() {
   return (
     <div className="history-results">
       <h2 className="history-results__heading" ref={headingRef} tabIndex={-1}>
-        Your videos
+        {m.history_results_heading(locale)}
       </h2>
       <p className="sr-only" role="status">
-        {loading ? 'Loading your videos…' : ''}
+        {loading ? m.history_loading(locale) : ''}
       </p>
       {body}
     </div>

@@ -24,6 +24,11 @@ const DISALLOWED = [
   '/login',
   '/verify-email',
   '/reset-password',
+  // Their Chinese versions (issue 21).
+  '/zh/video-history',
+  '/zh/login',
+  '/zh/verify-email',
+  '/zh/reset-password',
 ] as const;
 
 export const GET: APIRoute = ({ site }) => {

@@ -157,8 +157,8 @@ onMount($subscription, () => {
 
 /**
  * Spec 7: POST /api/stripe/subscription/cancel { immediately: true }. Resolves once cancelled;
- * the page says so with its own message (the answer's data.message is in English only), and a
- * refusal's message (the server translates those) is the error's.
+ * the page says so with its own message (the same sentence as the answer's data.message), and a
+ * refusal's message (in the page's language: the server translates it) is the error's.
  */
 export async function cancelSubscription(): Promise<void> {
   const planId = $subscription.get().subscription?.planId;

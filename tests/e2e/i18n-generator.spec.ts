@@ -128,10 +128,10 @@ test.describe('the generator in Chinese at 390 px, for a Chinese browser', () =>
     await expect(page.getByTestId('result-video')).toHaveAttribute('aria-label', '你生成的视频');
     await expect(page.getByTestId('download-button')).toHaveText('下载');
     await expect(page.getByTestId('generate-new')).toHaveText('再生成一个');
-    // History has no Chinese version yet: its link stays on the English page.
+    // The video is kept in the Chinese history page.
     await expect(panel.getByRole('link', { name: '历史记录' })).toHaveAttribute(
       'href',
-      '/video-history',
+      '/zh/video-history',
     );
     await expectChineseAndFitting(page, [prompt]);
 

@@ -213,7 +213,16 @@ test('robots.txt allows the site, keeps crawlers out of private areas and names 
   expect(response.headers()['content-type']).toMatch(/^text\/plain/);
   const lines = (await response.text()).split('\n').map((line) => line.trim());
   expect(lines).toContain('User-agent: *');
-  for (const prefix of ['/api/', '/admin', '/blog-admin', '/video-history', '/login']) {
+  for (const prefix of [
+    '/api/',
+    '/admin',
+    '/blog-admin',
+    '/video-history',
+    '/login',
+    '/zh/video-history',
+    '/zh/login',
+    '/zh/verify-email',
+  ]) {
     expect(lines).toContain(`Disallow: ${prefix}`);
   }
   expect(lines).toContain(`Sitemap: ${new URL('/sitemap-index.xml', baseURL).href}`);

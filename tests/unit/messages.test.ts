@@ -115,6 +115,11 @@ const MESSAGE_ONLY_ISLANDS = [
   'site/islands/pricing/CancelDialog.tsx',
   'site/islands/pricing/StatusBanner.tsx',
   'site/islands/pricing/CycleSwitch.tsx',
+  'site/islands/account/ConfirmEmail.tsx',
+  'site/islands/account/ResetPasswordForm.tsx',
+  'site/islands/History.tsx',
+  'site/islands/history/HistoryCard.tsx',
+  'site/islands/history/Pager.tsx',
 ];
 
 const TEXT_ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'alt', 'label']);

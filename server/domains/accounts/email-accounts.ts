@@ -11,7 +11,7 @@ import type { Mailer } from '../../core/mailer.ts';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { hashToken, newToken } from '../../core/tokens.ts';
 import type { UserRow } from '../../db/schema.ts';
-import type { Locale } from '../../../shared/locales.ts';
+import { PATH_PREFIXES, type Locale } from '../../../shared/locales.ts';
 import { resetEmail, verificationEmail, type VerificationReason } from './emails.ts';
 import * as repo from './repository.ts';
 
@@ -66,7 +66,7 @@ export function createEmailAccounts<S>(deps: {
     locale: Locale,
   ) {
     // The page asks for a click before it uses the token: mail scanners fetch links on their own.
-    const link = `${config.publicSiteUrl}/verify-email?token=${token}`;
+    const link = `${config.publicSiteUrl}${PATH_PREFIXES[locale]}/verify-email?token=${token}`;
     await mailer.send({ to, ...verificationEmail(locale, link, reason) });
   }
 
@@ -159,7 +159,7 @@ export function createEmailAccounts<S>(deps: {
         tokenHash: hashToken(token),
         expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
       });
-      const link = `${config.publicSiteUrl}/reset-password?token=${token}`;
+      const link = `${config.publicSiteUrl}${PATH_PREFIXES[locale]}/reset-password?token=${token}`;
       await mailer.send({ to: user.email, ...resetEmail(locale, link) });
     },
 

@@ -1,7 +1,7 @@
 /**
  * The account emails (confirm an address, reset a password) in the user's language (issue 21):
  * the language of the request that sent them (Accept-Language, which the site sets to the page's
- * language). The links lead to the site's pages for them.
+ * language). The links lead to the site's pages for them, in the same language.
  */
 import type { Locale } from '../../../shared/locales.ts';
 import type { Mail } from '../../core/mailer.ts';

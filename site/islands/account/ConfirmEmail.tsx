@@ -1,9 +1,12 @@
 /**
  * The action of /verify-email: confirms the address with the link's token when the person
- * presses the button, then keeps the session like the sign-in page does and goes home. Opening
- * the page does nothing by itself: mail scanners fetch links, and a fetch must not use the token.
+ * presses the button, then keeps the session like the sign-in page does and goes home (the home
+ * page of the page's language). Opening the page does nothing by itself: mail scanners fetch
+ * links, and a fetch must not use the token.
  */
 import { useState, type SubmitEvent } from 'react';
+import { localizePath, type Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import { confirmEmail } from '../../lib/api/auth.ts';
 import { apiErrorMessage } from '../../lib/api/http.ts';
 import { setSession } from '../../stores/auth.ts';
@@ -15,18 +18,18 @@ type State =
   | { status: 'error'; message: string }
   | { status: 'done' };
 
-const FAILED =
-  'We could not confirm your email address. Check your connection and press the button again.';
+interface Props {
+  locale: Locale;
+}
 
-export default function ConfirmEmail() {
+export default function ConfirmEmail({ locale }: Props) {
   const token = useLinkToken();
   const [state, setState] = useState<State>({ status: 'idle' });
 
   if (token === null) {
     return (
       <p className="account-message account-message--error" role="alert">
-        This address has no confirmation code. Open the link from the mail again, or sign up again
-        with the same email to get a new link.
+        {m.account_verify_no_token(locale)}
       </p>
     );
   }
@@ -40,10 +43,13 @@ export default function ConfirmEmail() {
       const body = await confirmEmail(token);
       setState({ status: 'done' });
       setSession(body.data.token, body.data.user);
-      window.location.assign('/');
+      window.location.assign(localizePath('/', locale));
     } catch (error) {
       console.error('[verify-email] confirmation failed', error);
-      setState({ status: 'error', message: apiErrorMessage(error, FAILED) });
+      setState({
+        status: 'error',
+        message: apiErrorMessage(error, m.account_verify_failed(locale)),
+      });
     }
   };
 
@@ -56,11 +62,11 @@ export default function ConfirmEmail() {
       )}
       {state.status === 'done' && (
         <p className="account-message account-message--done" role="status">
-          Your email address is confirmed. Taking you home…
+          {m.account_verify_done(locale)}
         </p>
       )}
       <button type="submit" className="btn btn-primary btn-block" disabled={!token || busy}>
-        {busy ? 'Confirming…' : 'Confirm my email'}
+        {busy ? m.account_verify_busy(locale) : m.account_verify_submit(locale)}
       </button>
     </form>
   );

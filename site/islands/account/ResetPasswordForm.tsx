@@ -1,11 +1,16 @@
 /**
  * The form of /reset-password: a new password, typed twice, set with the token of the mailed
- * link (the request is made only when the person submits, never when the page opens).
+ * link (the request is made only when the person submits, never when the page opens). The
+ * server's answer comes back in the page's language; its sign-in link leads to that language's
+ * sign-in page.
  */
 import { useState, type SubmitEvent } from 'react';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../shared/auth.ts';
+import { localizePath, type Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import { confirmPasswordReset } from '../../lib/api/auth.ts';
 import { apiErrorMessage } from '../../lib/api/http.ts';
+import { formatNumber, textAround } from '../../lib/format.ts';
 import { useLinkToken } from './link-token.ts';
 
 type State =
@@ -14,10 +19,11 @@ type State =
   | { status: 'error'; message: string }
   | { status: 'done'; message: string };
 
-const FAILED = 'We could not change your password. Check your connection and try again.';
-const MISMATCH = 'The two passwords are different. Type the same new password in both fields.';
+interface Props {
+  locale: Locale;
+}
 
-export default function ResetPasswordForm() {
+export default function ResetPasswordForm({ locale }: Props) {
   const token = useLinkToken();
   const [password, setPassword] = useState('');
   const [repeated, setRepeated] = useState('');
@@ -26,16 +32,19 @@ export default function ResetPasswordForm() {
   if (token === null) {
     return (
       <p className="account-message account-message--error" role="alert">
-        This address has no reset code. Open the link from the mail again, or ask for a new reset
-        link.
+        {m.account_reset_no_token(locale)}
       </p>
     );
   }
 
   if (state.status === 'done') {
+    const { message } = state;
+    const [before, after] = textAround((link) => m.account_reset_done(locale, { message, link }));
     return (
       <p className="account-message account-message--done" role="status">
-        {state.message} <a href="/login">Go to sign-in</a>.
+        {before}
+        <a href={localizePath('/login', locale)}>{m.account_reset_go_to_sign_in(locale)}</a>
+        {after}
       </p>
     );
   }
@@ -45,7 +54,7 @@ export default function ResetPasswordForm() {
     event.preventDefault();
     if (!token || busy) return;
     if (password !== repeated) {
-      setState({ status: 'error', message: MISMATCH });
+      setState({ status: 'error', message: m.account_reset_mismatch(locale) });
       return;
     }
     setState({ status: 'busy' });
@@ -54,14 +63,17 @@ export default function ResetPasswordForm() {
       setState({ status: 'done', message: body.message });
     } catch (error) {
       console.error('[reset-password] reset failed', error);
-      setState({ status: 'error', message: apiErrorMessage(error, FAILED) });
+      setState({
+        status: 'error',
+        message: apiErrorMessage(error, m.account_reset_failed(locale)),
+      });
     }
   };
 
   return (
     <form className="account-form" onSubmit={onSubmit} aria-busy={busy}>
       <div className="field">
-        <label htmlFor="reset-password">New password</label>
+        <label htmlFor="reset-password">{m.account_reset_password_label(locale)}</label>
         <input
           id="reset-password"
           className="input"
@@ -76,11 +88,13 @@ export default function ResetPasswordForm() {
           onChange={(event) => setPassword(event.target.value)}
         />
         <p id="reset-password-hint" className="account-hint">
-          At least {PASSWORD_MIN_LENGTH} characters.
+          {m.account_reset_password_hint(locale, {
+            min: formatNumber(PASSWORD_MIN_LENGTH, locale),
+          })}
         </p>
       </div>
       <div className="field">
-        <label htmlFor="reset-password-repeat">Repeat the new password</label>
+        <label htmlFor="reset-password-repeat">{m.account_reset_repeat_label(locale)}</label>
         <input
           id="reset-password-repeat"
           className="input"
@@ -100,7 +114,7 @@ export default function ResetPasswordForm() {
         </p>
       )}
       <button type="submit" className="btn btn-primary btn-block" disabled={!token || busy}>
-        {busy ? 'Saving…' : 'Set new password'}
+        {busy ? m.account_reset_busy(locale) : m.account_reset_submit(locale)}
       </button>
     </form>
   );

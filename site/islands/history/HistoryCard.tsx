@@ -1,23 +1,41 @@
 /** One completed video in the history list: plays inline, shows prompt, mode, model and date. */
 import type { HistoryItem } from '../../../server/contracts/video.ts';
+import { INTL_LOCALES, type Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import { MODEL_NAMES } from '../../../shared/video.ts';
 import DownloadButton from '../shared/DownloadButton.tsx';
 
-const MODE_LABELS: Record<HistoryItem['mode'], string> = {
-  text: 'Text to Video',
-  image: 'Image to Video',
+const MODE_LABELS: Record<HistoryItem['mode'], (locale: Locale) => string> = {
+  text: m.history_mode_text,
+  image: m.history_mode_image,
 };
 
-const DATE_FORMAT = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+/** Dates as the page's language writes them: "Jan 1, 2025, 3:01 PM", "2025年1月1日 15:01". */
+const DATE_FORMATS = new Map<Locale, Intl.DateTimeFormat>();
 
-function formatDate(value: string): string | null {
+function formatDate(value: string, locale: Locale): string | null {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : DATE_FORMAT.format(date);
+  if (Number.isNaN(date.getTime())) return null;
+  let format = DATE_FORMATS.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(INTL_LOCALES[locale], {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
+    DATE_FORMATS.set(locale, format);
+  }
+  return format.format(date);
 }
 
-export default function HistoryCard({ item }: { item: HistoryItem }) {
+export default function HistoryCard({
+  item,
+  locale = 'en',
+}: {
+  item: HistoryItem;
+  locale?: Locale;
+}) {
   const date = item.completed_at || item.created_at;
-  const dateText = formatDate(date);
+  const dateText = formatDate(date, locale);
   const promptId = `history-prompt-${item.id}`;
 
   return (
@@ -37,7 +55,7 @@ export default function HistoryCard({ item }: { item: HistoryItem }) {
         </p>
         <p className="history-card__meta">
           <span className={`history-card__mode history-card__mode--${item.mode}`}>
-            {MODE_LABELS[item.mode] ?? item.mode}
+            {MODE_LABELS[item.mode]?.(locale) ?? item.mode}
           </span>
           <span>{MODEL_NAMES[item.model] ?? item.model}</span>
           {dateText && <time dateTime={date}>{dateText}</time>}
@@ -47,6 +65,7 @@ export default function HistoryCard({ item }: { item: HistoryItem }) {
           prompt={item.prompt}
           className="btn btn-secondary history-card__download"
           describedBy={promptId}
+          locale={locale}
         />
       </div>
     </li>

@@ -1,5 +1,7 @@
 /** History pager (spec 2 "History", 9: a window of 5 page buttons) with previous and next. */
 import type { MouseEvent } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
 
@@ -28,6 +30,8 @@ interface PagerProps {
   onSelect: (page: number) => void;
   /** On the last numbered page of a longer history: the page after it, by cursor. */
   older?: OlderLink | null;
+  /** The page's language. */
+  locale?: Locale;
 }
 
 /** Plain links (open in a new tab works); a normal click stays on the page. */
@@ -38,18 +42,24 @@ const followWith = (go: () => void) => (event: MouseEvent<HTMLAnchorElement>) =>
   go();
 };
 
-function NextLink({ href, onClick }: { href: string; onClick: ReturnType<typeof followWith> }) {
+interface NextLinkProps {
+  href: string;
+  onClick: ReturnType<typeof followWith>;
+  locale: Locale;
+}
+
+function NextLink({ href, onClick, locale }: NextLinkProps) {
   return (
     <a className="pager__link pager__step" href={href} onClick={onClick}>
-      <span>Next</span>
+      <span>{m.history_pager_next(locale)}</span>
       <Icon icon={icons.chevronRight} />
     </a>
   );
 }
 
-const DisabledNext = () => (
+const DisabledNext = ({ locale }: { locale: Locale }) => (
   <span className="pager__link pager__step is-disabled" aria-disabled="true">
-    <span>Next</span>
+    <span>{m.history_pager_next(locale)}</span>
     <Icon icon={icons.chevronRight} />
   </span>
 );
@@ -58,9 +68,17 @@ const DisabledNext = () => (
  * The pager past the numbered pages (a page reached by cursor has no number): back to the
  * newest videos, or on to older ones.
  */
-export function CursorPager({ first, older }: { first: OlderLink; older: OlderLink | null }) {
+export function CursorPager({
+  first,
+  older,
+  locale = 'en',
+}: {
+  first: OlderLink;
+  older: OlderLink | null;
+  locale?: Locale;
+}) {
   return (
-    <nav className="pager" aria-label="History pages">
+    <nav className="pager" aria-label={m.history_pager_label(locale)}>
       <ul className="pager__list" role="list">
         <li>
           <a
@@ -69,14 +87,14 @@ export function CursorPager({ first, older }: { first: OlderLink; older: OlderLi
             onClick={followWith(first.onSelect)}
           >
             <Icon icon={icons.chevronLeft} />
-            <span>Newest</span>
+            <span>{m.history_pager_newest(locale)}</span>
           </a>
         </li>
         <li>
           {older ? (
-            <NextLink href={older.href} onClick={followWith(older.onSelect)} />
+            <NextLink href={older.href} onClick={followWith(older.onSelect)} locale={locale} />
           ) : (
-            <DisabledNext />
+            <DisabledNext locale={locale} />
           )}
         </li>
       </ul>
@@ -84,7 +102,14 @@ export function CursorPager({ first, older }: { first: OlderLink; older: OlderLi
   );
 }
 
-export default function Pager({ page, pages, hrefFor, onSelect, older = null }: PagerProps) {
+export default function Pager({
+  page,
+  pages,
+  hrefFor,
+  onSelect,
+  older = null,
+  locale = 'en',
+}: PagerProps) {
   if (pages <= 1 && !older) return null;
 
   const follow = (target: number) => followWith(() => onSelect(target));
@@ -93,7 +118,7 @@ export default function Pager({ page, pages, hrefFor, onSelect, older = null }: 
   const next = page < pages ? page + 1 : null;
 
   return (
-    <nav className="pager" aria-label="History pages">
+    <nav className="pager" aria-label={m.history_pager_label(locale)}>
       <ul className="pager__list" role="list">
         <li>
           {previous ? (
@@ -103,12 +128,12 @@ export default function Pager({ page, pages, hrefFor, onSelect, older = null }: 
               onClick={follow(previous)}
             >
               <Icon icon={icons.chevronLeft} />
-              <span>Previous</span>
+              <span>{m.history_pager_previous(locale)}</span>
             </a>
           ) : (
             <span className="pager__link pager__step is-disabled" aria-disabled="true">
               <Icon icon={icons.chevronLeft} />
-              <span>Previous</span>
+              <span>{m.history_pager_previous(locale)}</span>
             </span>
           )}
         </li>
@@ -118,7 +143,7 @@ export default function Pager({ page, pages, hrefFor, onSelect, older = null }: 
               className="pager__link pager__number"
               href={hrefFor(number)}
               aria-current={number === page ? 'page' : undefined}
-              aria-label={`Page ${number}`}
+              aria-label={m.history_pager_page(locale, { number })}
               onClick={follow(number)}
             >
               {number}
@@ -127,11 +152,11 @@ export default function Pager({ page, pages, hrefFor, onSelect, older = null }: 
         ))}
         <li>
           {next ? (
-            <NextLink href={hrefFor(next)} onClick={follow(next)} />
+            <NextLink href={hrefFor(next)} onClick={follow(next)} locale={locale} />
           ) : older ? (
-            <NextLink href={older.href} onClick={followWith(older.onSelect)} />
+            <NextLink href={older.href} onClick={followWith(older.onSelect)} locale={locale} />
           ) : (
-            <DisabledNext />
+            <DisabledNext locale={locale} />
           )}
         </li>
       </ul>

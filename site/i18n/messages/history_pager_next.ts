@@ -1,0 +1,6 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Next */
+export const history_pager_next = (locale: Locale): string =>
+  locale === 'zh-CN' ? '下一页' : 'Next';
