@@ -1,38 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { islandReady, storeSession, uniqueEmail } from '../helpers/browser.ts';
-import { LOCAL_CHECKOUT_TOKEN_FIELD, localCheckoutToken } from '../helpers/local-checkout.ts';
+import { islandReady, signInWithCredits } from '../helpers/browser.ts';
 
 /** Opens the generator and waits until its island is live. */
 async function openGenerator(page: Page, query = '') {
   await page.goto(`/text-to-veo3-video${query}`);
   await islandReady(page, 'Generator', 20_000);
-}
-
-/** Signs in through the API, buys credits through the local checkout, stores the session. */
-async function signInWithCredits(page: Page, packs: Array<'starter'>) {
-  const res = await page.request.post('/api/auth/local', {
-    data: { name: 'Maker', email: uniqueEmail('maker') },
-  });
-  const { data } = await res.json();
-  const auth = { authorization: `Bearer ${data.token}` };
-  for (const pack of packs) {
-    const session = await page.request.post('/api/stripe/create-payment-intent', {
-      headers: auth,
-      data: { type: 'credits', package_id: pack, success_url: '/pricing', cancel_url: '/pricing' },
-    });
-    const { sessionId } = await session.json();
-    // Pay posts the checkout page's form, with its token.
-    const checkout = await (await page.request.get(`/checkout/local/${sessionId}`)).text();
-    const paid = await page.request.post(`/checkout/local/${sessionId}/pay`, {
-      form: { [LOCAL_CHECKOUT_TOKEN_FIELD]: localCheckoutToken(checkout) },
-      maxRedirects: 0,
-    });
-    expect(paid.status()).toBe(303);
-  }
-  const me = await (await page.request.get('/api/auth/user', { headers: auth })).json();
-  await storeSession(page, data.token, me.data.user);
-  return { token: data.token as string };
 }
 
 async function expectPlayingVideo(page: Page) {
@@ -52,7 +25,7 @@ test.describe('the generator page', () => {
   test.setTimeout(90_000);
 
   test('text to video: generate, play, download, and find it in history', async ({ page }) => {
-    await signInWithCredits(page, ['starter']);
+    await signInWithCredits(page);
     await openGenerator(page);
     await expect(page.getByTestId('tab-text')).toHaveAttribute('aria-selected', 'true');
     await page.getByTestId('prompt').fill('A paper boat drifting down a rainy street at night');
@@ -76,7 +49,7 @@ test.describe('the generator page', () => {
   });
 
   test('image to video animates an uploaded PNG', async ({ page }) => {
-    await signInWithCredits(page, ['starter']);
+    await signInWithCredits(page);
     await openGenerator(page, '?type=image');
     await expect(page.getByTestId('tab-image')).toHaveAttribute('aria-selected', 'true');
     const png = await sharp({
@@ -132,7 +105,7 @@ test.describe('the generator page', () => {
   });
 
   test('without enough credits the button area offers Buy Credits', async ({ page }) => {
-    await signInWithCredits(page, []);
+    await signInWithCredits(page, { packs: [] });
     await openGenerator(page);
     const hint = page.getByTestId('credit-hint');
     await expect(hint).toContainText('Not enough credits (0/17)');
@@ -148,7 +121,7 @@ test.describe('the generator page', () => {
   });
 
   test('a failed video shows the error panel and its 17 credits come back', async ({ page }) => {
-    const { token } = await signInWithCredits(page, ['starter']);
+    const { token } = await signInWithCredits(page);
     await openGenerator(page);
     await page.getByTestId('prompt').fill('FAIL: this one breaks on purpose');
     await page.getByTestId('generate-button').click();

@@ -1,8 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { islandReady, signInThroughApi, storeSession, uniqueEmail } from '../helpers/browser.ts';
-import { latinWordsLeft, overflowing } from '../helpers/i18n.ts';
-import { LOCAL_CHECKOUT_TOKEN_FIELD, localCheckoutToken } from '../helpers/local-checkout.ts';
+import {
+  islandReady,
+  signInThroughApi,
+  signInWithCredits,
+  uniqueEmail,
+} from '../helpers/browser.ts';
+import { expectChineseAndFitting } from '../helpers/i18n.ts';
 
 /**
  * Issue 21: the generator in Chinese at /zh/text-to-veo3-video, walked at 390 px by a Chinese
@@ -22,38 +26,6 @@ async function openChineseGenerator(page: Page, query = '') {
   await page.goto(`${CHINESE_PATH}${query}`);
   await islandReady(page, 'Generator', 20_000);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-}
-
-/** Signs in through the API, buys a starter pack through the local checkout (330 credits). */
-async function signInWithCredits(page: Page) {
-  const res = await page.request.post('/api/auth/local', {
-    data: { name: '李雷', email: uniqueEmail('zh-maker') },
-  });
-  const { data } = await res.json();
-  const auth = { authorization: `Bearer ${data.token}` };
-  const session = await page.request.post('/api/stripe/create-payment-intent', {
-    headers: auth,
-    data: {
-      type: 'credits',
-      package_id: 'starter',
-      success_url: '/pricing',
-      cancel_url: '/pricing',
-    },
-  });
-  const { sessionId } = await session.json();
-  const checkout = await (await page.request.get(`/checkout/local/${sessionId}`)).text();
-  const paid = await page.request.post(`/checkout/local/${sessionId}/pay`, {
-    form: { [LOCAL_CHECKOUT_TOKEN_FIELD]: localCheckoutToken(checkout) },
-    maxRedirects: 0,
-  });
-  expect(paid.status()).toBe(303);
-  const me = await (await page.request.get('/api/auth/user', { headers: auth })).json();
-  await storeSession(page, data.token, me.data.user);
-}
-
-async function expectChineseAndFitting(page: Page, allow: string[] = []) {
-  expect(await latinWordsLeft(page, { allow })).toEqual([]);
-  expect(await overflowing(page)).toEqual([]);
 }
 
 test.describe('the generator in Chinese at 390 px, for a Chinese browser', () => {
@@ -107,7 +79,7 @@ test.describe('the generator in Chinese at 390 px, for a Chinese browser', () =>
   test('signed in with credits: generates a video, in Chinese from start to finish', async ({
     page,
   }) => {
-    await signInWithCredits(page);
+    await signInWithCredits(page, { name: '李雷', emailTag: 'zh-maker' });
     await openChineseGenerator(page);
     await expect(page.getByTestId('tab-text')).toHaveAttribute('aria-selected', 'true');
     await expect(page.locator('.gen-balance')).toHaveText('余额：330 积分');
@@ -140,7 +112,7 @@ test.describe('the generator in Chinese at 390 px, for a Chinese browser', () =>
   });
 
   test('a failed video: the error panel and Try Again are in Chinese', async ({ page }) => {
-    await signInWithCredits(page);
+    await signInWithCredits(page, { name: '李雷', emailTag: 'zh-maker' });
     await openChineseGenerator(page);
     const prompt = 'FAIL: 故意失败的视频';
     await page.getByTestId('prompt').fill(prompt);
@@ -155,7 +127,7 @@ test.describe('the generator in Chinese at 390 px, for a Chinese browser', () =>
   });
 
   test('image tab: the upload, its preview and its checks are in Chinese', async ({ page }) => {
-    await signInWithCredits(page);
+    await signInWithCredits(page, { name: '李雷', emailTag: 'zh-maker' });
     await openChineseGenerator(page, '?type=image');
     await expect(page.getByTestId('tab-image')).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByTestId('image-upload')).toContainText('点击上传，或把图片拖到这里');

@@ -1,7 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { islandReady, signInThroughApi, storeSession, uniqueEmail } from '../helpers/browser.ts';
-import { latinWordsLeft, overflowing } from '../helpers/i18n.ts';
-import { LOCAL_CHECKOUT_TOKEN_FIELD, localCheckoutToken } from '../helpers/local-checkout.ts';
+import {
+  islandReady,
+  signInThroughApi,
+  signInWithCredits,
+  uniqueEmail,
+} from '../helpers/browser.ts';
+import { expectChineseAndFitting } from '../helpers/i18n.ts';
 import { history_sign_in_required } from '../../site/i18n/messages.ts';
 import { HISTORY_MESSAGES } from '../../shared/video.ts';
 
@@ -21,38 +25,6 @@ async function openChineseHistory(page: Page) {
   await page.goto(CHINESE_PATH);
   await islandReady(page, 'History', 20_000);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-}
-
-/** Signs in through the API, buys a starter pack through the local checkout (330 credits). */
-async function signInWithCredits(page: Page) {
-  const res = await page.request.post('/api/auth/local', {
-    data: { name: '李雷', email: uniqueEmail('zh-history') },
-  });
-  const { data } = await res.json();
-  const auth = { authorization: `Bearer ${data.token}` };
-  const session = await page.request.post('/api/stripe/create-payment-intent', {
-    headers: auth,
-    data: {
-      type: 'credits',
-      package_id: 'starter',
-      success_url: '/pricing',
-      cancel_url: '/pricing',
-    },
-  });
-  const { sessionId } = await session.json();
-  const checkout = await (await page.request.get(`/checkout/local/${sessionId}`)).text();
-  const paid = await page.request.post(`/checkout/local/${sessionId}/pay`, {
-    form: { [LOCAL_CHECKOUT_TOKEN_FIELD]: localCheckoutToken(checkout) },
-    maxRedirects: 0,
-  });
-  expect(paid.status()).toBe(303);
-  const me = await (await page.request.get('/api/auth/user', { headers: auth })).json();
-  await storeSession(page, data.token, me.data.user);
-}
-
-async function expectChineseAndFitting(page: Page, allow: string[] = []) {
-  expect(await latinWordsLeft(page, { allow })).toEqual([]);
-  expect(await overflowing(page)).toEqual([]);
 }
 
 test('the English sign-in sentence is the one the server sends', () => {
@@ -113,7 +85,7 @@ test.describe('the video history in Chinese at 390 px, for a Chinese browser', (
   });
 
   test('with a finished video: its card, date and Download are in Chinese', async ({ page }) => {
-    await signInWithCredits(page);
+    await signInWithCredits(page, { name: '李雷', emailTag: 'zh-history' });
     await page.goto('/zh/text-to-veo3-video');
     await islandReady(page, 'Generator', 20_000);
     // The user's own prompt may be in any language; it is the only Latin text allowed.

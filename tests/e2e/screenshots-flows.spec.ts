@@ -8,8 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { islandReady, storeSession, uniqueEmail } from '../helpers/browser.ts';
-import { LOCAL_CHECKOUT_TOKEN_FIELD, localCheckoutToken } from '../helpers/local-checkout.ts';
+import { islandReady, signInWithCredits } from '../helpers/browser.ts';
 import { GENERATOR_PATH, settle } from './site-pages.ts';
 
 const OUT_DIR = path.resolve('.test-output/screenshots/flows');
@@ -58,28 +57,7 @@ test.describe('for a Chinese browser', () => {
 
 test('the generator with a finished video', async ({ page }) => {
   mkdirSync(OUT_DIR, { recursive: true });
-  const res = await page.request.post('/api/auth/local', {
-    data: { name: 'Maker', email: uniqueEmail('shots') },
-  });
-  const { data } = await res.json();
-  const auth = { authorization: `Bearer ${data.token}` };
-  const session = await page.request.post('/api/stripe/create-payment-intent', {
-    headers: auth,
-    data: {
-      type: 'credits',
-      package_id: 'starter',
-      success_url: '/pricing',
-      cancel_url: '/pricing',
-    },
-  });
-  const { sessionId } = await session.json();
-  const checkout = await (await page.request.get(`/checkout/local/${sessionId}`)).text();
-  await page.request.post(`/checkout/local/${sessionId}/pay`, {
-    form: { [LOCAL_CHECKOUT_TOKEN_FIELD]: localCheckoutToken(checkout) },
-    maxRedirects: 0,
-  });
-  const me = await (await page.request.get('/api/auth/user', { headers: auth })).json();
-  await storeSession(page, data.token, me.data.user);
+  await signInWithCredits(page, { emailTag: 'shots' });
 
   await page.goto(GENERATOR_PATH);
   await islandReady(page, 'Generator', 20_000);

@@ -1,5 +1,6 @@
 /** Helpers for the Playwright specs: fresh accounts, signing in, waiting for an island. */
 import { expect, type Page } from '@playwright/test';
+import { LOCAL_CHECKOUT_TOKEN_FIELD, localCheckoutToken } from './local-checkout.ts';
 
 /** An email no earlier run has used, so specs need no clean database. */
 export const uniqueEmail = (tag: string) =>
@@ -44,3 +45,35 @@ export async function islandReady(page: Page, component: string, timeout?: numbe
 
 /** The header island is interactive (its menus open). */
 export const headerReady = (page: Page) => islandReady(page, 'Header');
+
+/**
+ * Signs in through the API, buys credit packs through the local checkout (a starter pack is 330
+ * credits) and stores the session in the browser. Returns the session's token.
+ */
+export async function signInWithCredits(
+  page: Page,
+  { name = 'Maker', emailTag = 'maker', packs = ['starter'] as string[] } = {},
+): Promise<{ token: string }> {
+  const res = await page.request.post('/api/auth/local', {
+    data: { name, email: uniqueEmail(emailTag) },
+  });
+  const { data } = await res.json();
+  const auth = { authorization: `Bearer ${data.token}` };
+  for (const pack of packs) {
+    const session = await page.request.post('/api/stripe/create-payment-intent', {
+      headers: auth,
+      data: { type: 'credits', package_id: pack, success_url: '/pricing', cancel_url: '/pricing' },
+    });
+    const { sessionId } = await session.json();
+    // Pay posts the checkout page's form, with its token.
+    const checkout = await (await page.request.get(`/checkout/local/${sessionId}`)).text();
+    const paid = await page.request.post(`/checkout/local/${sessionId}/pay`, {
+      form: { [LOCAL_CHECKOUT_TOKEN_FIELD]: localCheckoutToken(checkout) },
+      maxRedirects: 0,
+    });
+    expect(paid.status()).toBe(303);
+  }
+  const me = await (await page.request.get('/api/auth/user', { headers: auth })).json();
+  await storeSession(page, data.token, me.data.user);
+  return { token: data.token as string };
+}

@@ -2,7 +2,7 @@
  * Checks of a page in Chinese (issue 21): no English left in what a person reads, nothing wider
  * than the screen. Shared by the tests/e2e/i18n*.spec.ts walks.
  */
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** Latin words a Chinese page may show: names, formats, and the switch back to English. */
 export const ALLOWED_LATIN =
@@ -33,4 +33,10 @@ export async function overflowing(page: Page): Promise<string[]> {
       })
       .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
   });
+}
+
+/** The page shows no English (but `allow`) and nothing wider than the screen. */
+export async function expectChineseAndFitting(page: Page, allow: string[] = []): Promise<void> {
+  expect(await latinWordsLeft(page, { allow })).toEqual([]);
+  expect(await overflowing(page)).toEqual([]);
 }
