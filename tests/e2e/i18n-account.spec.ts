@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { islandReady, uniqueEmail } from '../helpers/browser.ts';
-import { latinWordsLeft, overflowing } from '../helpers/i18n.ts';
+import { latinWordsLeft, overflowing, expectLanguageLinks } from '../helpers/i18n.ts';
 
 /**
  * Issue 21: the pages mailed links open, in Chinese at /zh/verify-email and /zh/reset-password,
@@ -34,20 +34,9 @@ async function mailedLink(email: string, page: 'verify-email' | 'reset-password'
   return link;
 }
 
-/** The page names its two versions (hreflang) and its own as canonical. */
+/** The page names its two versions (hreflang) and its own as canonical, and is noindex. */
 async function expectAlternates(page: Page, english: string, current: string, baseURL: string) {
-  const alternates = await page
-    .locator('link[rel="alternate"][hreflang]')
-    .evaluateAll((links) => links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]));
-  expect(alternates).toEqual([
-    ['en', new URL(english, baseURL).href],
-    ['zh-CN', new URL(`/zh${english}`, baseURL).href],
-    ['x-default', new URL(english, baseURL).href],
-  ]);
-  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-    'href',
-    new URL(current, baseURL).href,
-  );
+  await expectLanguageLinks(page, english, current, baseURL);
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
 }
 

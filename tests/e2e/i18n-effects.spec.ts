@@ -4,7 +4,12 @@ import kissingZh from '../../content/zh-CN/landings/ai-french-kissing.json' with
 import asmrZh from '../../content/zh-CN/landings/asmr-video.json' with { type: 'json' };
 import effects from '../../content/effects.json' with { type: 'json' };
 import kissing from '../../content/landings/ai-french-kissing.json' with { type: 'json' };
-import { ALLOWED_LATIN, latinWordsLeft, overflowing } from '../helpers/i18n.ts';
+import {
+  ALLOWED_LATIN,
+  latinWordsLeft,
+  overflowing,
+  expectLanguageLinks,
+} from '../helpers/i18n.ts';
 
 /**
  * Issue 21 (effects): /zh/video-effects and the two effect landing pages in Chinese, walked at
@@ -50,18 +55,7 @@ async function jsonLd(page: Page): Promise<Record<string, unknown>[]> {
 async function expectChinesePage(page: Page, path: string, baseURL: string) {
   const english = path.slice(3);
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-  const alternates = await page
-    .locator('link[rel="alternate"][hreflang]')
-    .evaluateAll((links) => links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]));
-  expect(alternates).toEqual([
-    ['en', new URL(english, baseURL).href],
-    ['zh-CN', new URL(path, baseURL).href],
-    ['x-default', new URL(english, baseURL).href],
-  ]);
-  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-    'href',
-    new URL(path, baseURL).href,
-  );
+  await expectLanguageLinks(page, english, path, baseURL);
   expect(latinIn(await page.title())).toEqual([]);
   const description = await page.locator('meta[name="description"]').getAttribute('content');
   expect(latinIn(description!)).toEqual([]);

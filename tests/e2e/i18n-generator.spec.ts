@@ -6,7 +6,7 @@ import {
   signInWithCredits,
   uniqueEmail,
 } from '../helpers/browser.ts';
-import { expectChineseAndFitting } from '../helpers/i18n.ts';
+import { expectChineseAndFitting, expectLanguageLinks } from '../helpers/i18n.ts';
 
 /**
  * Issue 21: the generator in Chinese at /zh/text-to-veo3-video, walked at 390 px by a Chinese
@@ -38,20 +38,7 @@ test.describe('the generator in Chinese at 390 px, for a Chinese browser', () =>
   }) => {
     await openChineseGenerator(page);
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-    const alternates = await page
-      .locator('link[rel="alternate"][hreflang]')
-      .evaluateAll((links) =>
-        links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]),
-      );
-    expect(alternates).toEqual([
-      ['en', new URL(ENGLISH_PATH, baseURL).href],
-      ['zh-CN', new URL(CHINESE_PATH, baseURL).href],
-      ['x-default', new URL(ENGLISH_PATH, baseURL).href],
-    ]);
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-      'href',
-      new URL(CHINESE_PATH, baseURL).href,
-    );
+    await expectLanguageLinks(page, ENGLISH_PATH, CHINESE_PATH, baseURL);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('用文字或图片生成有声视频');
     await expect(page.getByTestId('tab-text')).toHaveText('文生视频');
     await expect(page.getByTestId('credit-cost')).toHaveText('17 积分');

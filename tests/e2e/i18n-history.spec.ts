@@ -5,7 +5,7 @@ import {
   signInWithCredits,
   uniqueEmail,
 } from '../helpers/browser.ts';
-import { expectChineseAndFitting } from '../helpers/i18n.ts';
+import { expectChineseAndFitting, expectLanguageLinks } from '../helpers/i18n.ts';
 import { history_sign_in_required } from '../../site/i18n/messages.ts';
 import { HISTORY_MESSAGES } from '../../shared/video.ts';
 
@@ -41,20 +41,7 @@ test.describe('the video history in Chinese at 390 px, for a Chinese browser', (
   }) => {
     await openChineseHistory(page);
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-    const alternates = await page
-      .locator('link[rel="alternate"][hreflang]')
-      .evaluateAll((links) =>
-        links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]),
-      );
-    expect(alternates).toEqual([
-      ['en', new URL(ENGLISH_PATH, baseURL).href],
-      ['zh-CN', new URL(CHINESE_PATH, baseURL).href],
-      ['x-default', new URL(ENGLISH_PATH, baseURL).href],
-    ]);
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-      'href',
-      new URL(CHINESE_PATH, baseURL).href,
-    );
+    await expectLanguageLinks(page, ENGLISH_PATH, CHINESE_PATH, baseURL);
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('视频历史记录');
     const prompt = page.getByTestId('history-login');

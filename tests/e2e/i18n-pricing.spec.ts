@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInThroughApi, uniqueEmail } from '../helpers/browser.ts';
-import { latinWordsLeft, overflowing } from '../helpers/i18n.ts';
+import { latinWordsLeft, overflowing, expectLanguageLinks } from '../helpers/i18n.ts';
 
 /**
  * Issue 21: /pricing in Chinese at /zh/pricing, on a phone with a Chinese browser. Signed out:
@@ -50,20 +50,7 @@ test.describe('/zh/pricing at 390 px, for a Chinese browser', () => {
     await page.goto('/zh/pricing');
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
     await expect(page).toHaveTitle(/^价格：订阅套餐与积分包/);
-    const alternates = await page
-      .locator('link[rel="alternate"][hreflang]')
-      .evaluateAll((links) =>
-        links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]),
-      );
-    expect(alternates).toEqual([
-      ['en', new URL('/pricing', baseURL).href],
-      ['zh-CN', new URL('/zh/pricing', baseURL).href],
-      ['x-default', new URL('/pricing', baseURL).href],
-    ]);
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-      'href',
-      new URL('/zh/pricing', baseURL).href,
-    );
+    await expectLanguageLinks(page, '/pricing', '/zh/pricing', baseURL);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('价格');
 
     for (const [id, price, credits] of [

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { uniqueEmail } from '../helpers/browser.ts';
-import { latinWordsLeft, overflowing } from '../helpers/i18n.ts';
+import { latinWordsLeft, overflowing, expectLanguageLinks } from '../helpers/i18n.ts';
 
 /**
  * Issue 21 (first pages): the home page, sign-in and the legal pages exist in Chinese under /zh,
@@ -21,20 +21,7 @@ test.describe('Chinese pages at 390 px, for a Chinese browser', () => {
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
       const english = path === '/zh' ? '/' : path.slice(3);
-      const alternates = await page
-        .locator('link[rel="alternate"][hreflang]')
-        .evaluateAll((links) =>
-          links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]),
-        );
-      expect(alternates).toEqual([
-        ['en', new URL(english, baseURL).href],
-        ['zh-CN', new URL(path, baseURL).href],
-        ['x-default', new URL(english, baseURL).href],
-      ]);
-      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-        'href',
-        new URL(path, baseURL).href,
-      );
+      await expectLanguageLinks(page, english, path, baseURL);
       // Islands have rendered (the login panel, the header's Login), then nothing is English.
       await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
       expect(await latinWordsLeft(page)).toEqual([]);

@@ -40,3 +40,28 @@ export async function expectChineseAndFitting(page: Page, allow: string[] = []):
   expect(await latinWordsLeft(page, { allow })).toEqual([]);
   expect(await overflowing(page)).toEqual([]);
 }
+
+/**
+ * The page names both its versions in hreflang (en, zh-CN, and x-default: the English one) and
+ * `current` as its canonical URL. `english` is the English page's path.
+ */
+export async function expectLanguageLinks(
+  page: Page,
+  english: string,
+  current: string,
+  baseURL: string | undefined,
+): Promise<void> {
+  const chinese = english === '/' ? '/zh' : `/zh${english}`;
+  const alternates = await page
+    .locator('link[rel="alternate"][hreflang]')
+    .evaluateAll((links) => links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]));
+  expect(alternates).toEqual([
+    ['en', new URL(english, baseURL).href],
+    ['zh-CN', new URL(chinese, baseURL).href],
+    ['x-default', new URL(english, baseURL).href],
+  ]);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+    'href',
+    new URL(current, baseURL).href,
+  );
+}
