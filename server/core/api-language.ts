@@ -27,6 +27,9 @@ export function translateApiMessage(message: string, locale: Locale): string {
 /** Fields of an answer's `data` a person reads: a video task's status and failure, a notice. */
 const DATA_MESSAGE_FIELDS = ['status_message', 'error_message', 'message'] as const;
 
+/** Lists of such rows inside `data`: a page of history items, the admin's tasks. */
+const DATA_LISTS = ['items', 'tasks'] as const;
+
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
 
@@ -45,7 +48,7 @@ function translateFields(item: unknown, locale: Locale): unknown {
 
 /**
  * The answer in a language: its `message`, and the message fields of `data` — a task, a list of
- * tasks, or a page of them (`data.items` / `data.tasks`).
+ * tasks, or a page of them (DATA_LISTS).
  */
 export function translatePayload(payload: Json, locale: Locale): Json {
   const out: Json = { ...payload };
@@ -56,7 +59,7 @@ export function translatePayload(payload: Json, locale: Locale): Json {
   else if (isObject(data)) {
     const translated = translateFields(data, locale) as Json;
     const lists: Json = {};
-    for (const key of ['items', 'tasks', 'videos']) {
+    for (const key of DATA_LISTS) {
       if (Array.isArray(translated[key])) {
         lists[key] = (translated[key] as unknown[]).map((item) => translateFields(item, locale));
       }
@@ -74,12 +77,7 @@ function hasText(payload: unknown): payload is Json {
   const rows = Array.isArray(data)
     ? data
     : isObject(data)
-      ? [
-          data,
-          ...['items', 'tasks', 'videos'].flatMap((key) =>
-            Array.isArray(data[key]) ? data[key] : [],
-          ),
-        ]
+      ? [data, ...DATA_LISTS.flatMap((key) => (Array.isArray(data[key]) ? data[key] : []))]
       : [];
   return rows.some((row) => isObject(row) && DATA_MESSAGE_FIELDS.some((field) => field in row));
 }
