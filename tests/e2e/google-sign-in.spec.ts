@@ -126,9 +126,18 @@ test("pricing's 'please login' banner signs in with Google and the plans become 
   await expect(page.getByTestId('header-credits')).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/pricing');
   expect(google.tokens).toEqual([ACCESS_TOKEN]);
-  // Signed in, Subscribe now opens the payment dialog.
+  // Signed in, Subscribe now opens the payment dialog. The dialog sends the buyer on as soon as
+  // the session exists, so the session request waits until the dialog has been seen.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/stripe/create-payment-intent', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.getByRole('button', { name: /^Subscribe to Pro, billed/ }).click();
-  await expect(page.getByRole('dialog')).toBeVisible();
+  await expect(page.getByTestId('payment-dialog')).toBeVisible();
+  release();
+  await page.waitForURL(/\/checkout\/local\//);
 });
 
 test('a blocked Google popup falls back to the sign-in page', async ({ page }) => {
