@@ -3,8 +3,12 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { postPath } from './shared/blog.ts';
 import { SERVER_PATH_PREFIXES } from './shared/server-paths.ts';
 import { alternatesOf } from './site/i18n/locales.ts';
+import { articleAlternates } from './site/lib/blog.ts';
 
 const site = JSON.parse(readFileSync(new URL('./content/site.json', import.meta.url), 'utf8'));
 
@@ -20,26 +24,41 @@ function apiProxy(target) {
 }
 
 /**
+ * The published posts of the snapshot this build reads (site/content.config.ts: BLOG_SNAPSHOT_PATH,
+ * else the default file), for the sitemap; none when there is no snapshot (a broken one fails the
+ * content loader with its error).
+ * @returns {import('./server/contracts/blog.ts').PostsSnapshot['posts']}
+ */
+function snapshotPosts() {
+  const file = process.env.BLOG_SNAPSHOT_PATH || 'data/site/posts-snapshot.json';
+  try {
+    const parsed = JSON.parse(
+      readFileSync(path.resolve(fileURLToPath(new URL('.', import.meta.url)), file), 'utf8'),
+    );
+    return Array.isArray(parsed.posts) ? parsed.posts : [];
+  } catch {
+    return [];
+  }
+}
+
+const posts = snapshotPosts();
+
+/**
  * The article pages' addresses, for the sitemap, when the server builds them apart
  * (BLOG_ARTICLES=separate, astro.articles.config.mjs): this build renders none of them, so the
- * sitemap takes them from the posts snapshot. Mirrors `postPath` in site/lib/blog.ts.
+ * sitemap takes them from the posts snapshot, each at its language's address (postPath).
  * @param {string} origin
  * @returns {string[]}
  */
 function separateArticlePages(origin) {
-  const snapshot = process.env.BLOG_SNAPSHOT_PATH;
-  if (process.env.BLOG_ARTICLES !== 'separate' || !snapshot) return [];
-  /** @type {{ posts?: Array<{ slug: string }> }} */
-  let parsed;
-  try {
-    parsed = JSON.parse(readFileSync(snapshot, 'utf8'));
-  } catch {
-    return []; // no snapshot: no posts (a broken one fails the content loader with its error)
-  }
-  return (parsed.posts ?? []).map(
-    (post) => new URL(`/blog/${encodeURIComponent(post.slug)}`, origin).href,
-  );
+  if (process.env.BLOG_ARTICLES !== 'separate' || !process.env.BLOG_SNAPSHOT_PATH) return [];
+  return posts.map((post) => new URL(postPath(post.slug, post.locale), origin).href);
 }
+
+/** An article's hreflang alternates (itself and its translations; none without one), by path. */
+const articleAlternatesByPath = new Map(
+  posts.map((post) => [postPath(post.slug, post.locale), articleAlternates(post)]),
+);
 
 const origin = process.env.PUBLIC_SITE_URL ?? site.baseUrl;
 
@@ -62,16 +81,19 @@ export default defineConfig({
         !/^(\/zh)?\/(login|verify-email|reset-password|404|video-history|blog-admin|admin(\/.*)?|blog\/article-shell|embed\/.*)$/.test(
           new URL(page).pathname,
         ),
-      // A page in both languages lists both (and x-default, the English one), as its <head> does.
+      // A page in both languages lists both (and x-default, the English one), as its <head> does:
+      // by the path rule, or for an article, itself and its translation.
       serialize: (item) => {
-        const alternates = alternatesOf(new URL(item.url).pathname);
+        const pathname = new URL(item.url).pathname;
+        const alternates = articleAlternatesByPath.get(pathname) ?? alternatesOf(pathname);
         if (alternates.length === 0) return item;
-        const href = (/** @type {string} */ path) => new URL(path, origin).href;
+        const href = (/** @type {string} */ page) => new URL(page, origin).href;
+        const english = alternates.find((alt) => alt.locale === 'en') ?? alternates[0];
         return {
           ...item,
           links: [
             ...alternates.map((alt) => ({ lang: alt.locale, url: href(alt.path) })),
-            { lang: 'x-default', url: href(alternates[0]?.path ?? '/') },
+            { lang: 'x-default', url: href(english?.path ?? '/') },
           ],
         };
       },

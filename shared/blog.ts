@@ -3,6 +3,7 @@
  * 9 paging and limits). Plain values only: the schemas are in server/contracts/blog.ts.
  */
 import { MEGABYTE } from './images.ts';
+import { DEFAULT_LOCALE, PATH_PREFIXES, type Locale } from './locales.ts';
 
 /** Spec 9: blog pages hold 12 posts. */
 export const BLOG_PAGE_SIZE = 12;
@@ -54,3 +55,28 @@ export const BLOG_MESSAGES = {
   featuredImage:
     "'featured_image' must be an http:// or https:// address or an image uploaded here (/uploads/blog/…). Upload the image or paste its web address.",
 } as const;
+
+/**
+ * Blog addresses per language (issue 21): English posts at /blog/{slug}, Chinese ones at
+ * /zh/blog/{slug}; each language has its own list (/blog, /zh/blog). Slugs are unique across
+ * languages, so an article's address in the wrong language is a redirect, never another post.
+ */
+export function blogPath(locale: Locale): string {
+  return `${PATH_PREFIXES[locale]}/blog`;
+}
+
+/** `/blog/{slug}` for an English post, `/zh/blog/{slug}` for a Chinese one. */
+export function postPath(slug: string, locale: Locale = DEFAULT_LOCALE): string {
+  return `${blogPath(locale)}/${encodeURIComponent(slug)}`;
+}
+
+/** The slug and language an article address names (`/blog/{slug}`, `/zh/blog/{slug}`), or null. */
+export function articleAddress(pathname: string): { slug: string; locale: Locale } | null {
+  const match = /^(\/zh)?\/blog\/([^/]+)\/?$/.exec(pathname);
+  if (!match?.[2]) return null;
+  try {
+    return { slug: decodeURIComponent(match[2]), locale: match[1] ? 'zh-CN' : DEFAULT_LOCALE };
+  } catch {
+    return null;
+  }
+}

@@ -11,6 +11,7 @@ import { defineCollection } from 'astro:content';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
 import type { PostsSnapshot } from '../server/contracts/blog.ts';
+import { LOCALES } from '../shared/locales.ts';
 
 /** Where the server writes the snapshot when BLOG_SNAPSHOT_PATH is not set (project root). */
 const DEFAULT_SNAPSHOT = 'data/site/posts-snapshot.json';
@@ -45,6 +46,7 @@ async function readSnapshot({ config, logger }: LoaderContext): Promise<PostsSna
 const postSchema = z.object({
   id: z.string(),
   slug: z.string().min(1),
+  locale: z.enum(LOCALES),
   title: z.string(),
   excerpt: z.string(),
   content: z.string(),
@@ -58,6 +60,9 @@ const postSchema = z.object({
   tags: z.array(z.string()),
   meta_title: z.string().nullable(),
   meta_description: z.string().nullable(),
+  translations: z.array(
+    z.object({ locale: z.enum(LOCALES), slug: z.string().min(1), title: z.string() }),
+  ),
 });
 
 /** Key of a placeholder entry that is set and deleted at once; see below. */

@@ -15,15 +15,29 @@ import {
   POST_TAGS_MAX,
   POST_TITLE_MAX,
 } from '../../shared/blog.ts';
+import { LOCALES } from '../../shared/locales.ts';
 import { LiteralUnion, Nullable, Ok } from './common.ts';
 
 export const PostStatus = LiteralUnion(POST_STATUSES);
 export type PostStatus = Static<typeof PostStatus>;
 
+/** The language a post is written in (issue 21): its list and address follow it. */
+export const PostLocale = LiteralUnion(LOCALES);
+export type PostLocale = Static<typeof PostLocale>;
+
+/** A published translation of an article: the page links to it and names it as an alternate. */
+export const PostTranslation = Type.Object({
+  locale: PostLocale,
+  slug: Type.String(),
+  title: Type.String(),
+});
+export type PostTranslation = Static<typeof PostTranslation>;
+
 /** A published post in the list (excerpt cut at 100 characters). */
 export const PublicPost = Type.Object({
   id: Type.String(),
   slug: Type.String(),
+  locale: PostLocale,
   title: Type.String(),
   excerpt: Type.String(),
   featured_image: Nullable(Type.String()),
@@ -41,6 +55,8 @@ export const PostListQuery = Type.Object(
   {
     page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
     limit: Type.Integer({ minimum: 1, maximum: 50, default: BLOG_PAGE_SIZE }),
+    /** The list of one language: English unless asked. */
+    locale: Type.Optional(PostLocale),
   },
   { additionalProperties: false },
 );
@@ -62,6 +78,7 @@ export type PostListResponse = Static<typeof PostListResponse>;
 export const PostDetail = Type.Object({
   id: Type.String(),
   slug: Type.String(),
+  locale: PostLocale,
   title: Type.String(),
   excerpt: Type.String(),
   content: Type.String(),
@@ -75,6 +92,8 @@ export const PostDetail = Type.Object({
   tags: Type.Array(Type.String()),
   meta_title: Nullable(Type.String()),
   meta_description: Nullable(Type.String()),
+  /** Its published translations, in the other languages. */
+  translations: Type.Array(PostTranslation),
 });
 export type PostDetail = Static<typeof PostDetail>;
 
@@ -85,6 +104,9 @@ export type PostDetailResponse = Static<typeof PostDetailResponse>;
 export const AdminPost = Type.Object({
   id: Type.String(),
   slug: Type.String(),
+  locale: PostLocale,
+  /** The post this one translates (in another language), or null. */
+  translation_of: Nullable(Type.String()),
   title: Type.String(),
   content: Type.String(),
   excerpt: Type.String(),
@@ -117,6 +139,10 @@ export const PostInput = Type.Object(
     excerpt: Type.Optional(Type.String({ maxLength: POST_EXCERPT_MAX })),
     featured_image: Type.Optional(Nullable(Type.String({ maxLength: POST_IMAGE_URL_MAX }))),
     status: Type.Optional(PostStatus),
+    /** English unless given; a new post without one is English. */
+    locale: Type.Optional(PostLocale),
+    /** The id of the post this one translates (another language's), or null for none. */
+    translation_of: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
     meta_title: Type.Optional(Nullable(Type.String({ maxLength: POST_META_TITLE_MAX }))),
     meta_description: Type.Optional(
       Nullable(Type.String({ maxLength: POST_META_DESCRIPTION_MAX })),

@@ -143,6 +143,20 @@ export const API_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'Other articles with this title were saved at the same moment. Save again.':
     '有其他同标题的文章在同一时刻保存，请再保存一次。',
   'Article not found': '文章不存在',
+  'An article cannot be a translation of itself. Choose another article or none.':
+    '文章不能是它自己的译文。请选择另一篇文章，或选择“无”。',
+  'The article this one should translate does not exist (it may have been deleted). Choose another article or none.':
+    '要翻译的原文不存在（可能已被删除）。请选择另一篇文章，或选择“无”。',
+  'A translation must be in another language than the article it translates. Change the language or choose another article.':
+    '译文的语言必须与原文不同。请更改语言，或选择另一篇文章。',
+  'That article is itself a translation. Choose the original article it translates instead.':
+    '那篇文章本身就是译文。请改为选择它所翻译的原文。',
+  'This article has translations of its own, so it cannot also be a translation. Unlink its translations first.':
+    '这篇文章已有自己的译文，因此不能同时作为译文。请先取消与这些译文的关联。',
+  'That article already has a translation in this language. Edit that translation, or unlink it first.':
+    '那篇文章已有这种语言的译文。请编辑该译文，或先取消关联。',
+  'This article already has a translation in the language you chose, so it cannot be written in it too. Choose another language or unlink that translation.':
+    '这篇文章已有你所选语言的译文，因此它本身不能再使用该语言。请选择其他语言，或取消与该译文的关联。',
   'You do not have blog management permissions': '你没有博客管理权限',
   "'featured_image' must be an http:// or https:// address or an image uploaded here (/uploads/blog/…). Upload the image or paste its web address.":
     "'featured_image' 必须是 http:// 或 https:// 地址，或是上传到本站的图片（/uploads/blog/…）。请上传图片或粘贴图片的网址。",

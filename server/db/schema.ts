@@ -328,45 +328,8 @@ export const videoTasks = pgTable(
   ],
 );
 
-/** Blog posts. `slug` is unique and stays stable once published (see post_redirects). */
-export const posts = pgTable(
-  'posts',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    slug: text('slug').notNull().unique(),
-    title: text('title').notNull(),
-    /** Sanitized HTML (server/domains/blog/sanitizer.ts runs on every save). */
-    content: text('content').notNull(),
-    excerpt: text('excerpt').notNull().default(''),
-    featuredImage: text('featured_image'),
-    status: text('status', { enum: ['draft', 'published', 'archived'] })
-      .notNull()
-      .default('draft'),
-    metaTitle: text('meta_title'),
-    metaDescription: text('meta_description'),
-    tags: text('tags')
-      .array()
-      .notNull()
-      .default(sql`'{}'::text[]`),
-    viewCount: integer('view_count').notNull().default(0),
-    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
-    authorName: text('author_name').notNull(),
-    authorAvatar: text('author_avatar'),
-    publishedAt: at('published_at'),
-    ...timestamps,
-  },
-  (t) => [index('posts_status_published_idx').on(t.status, t.publishedAt)],
-);
-
-/** Old slugs of republished posts; /blog/{old} answers 301 to the post's current slug. */
-export const postRedirects = pgTable('post_redirects', {
-  slug: text('slug').primaryKey(),
-  postId: uuid('post_id')
-    .notNull()
-    .references(() => posts.id, { onDelete: 'cascade' }),
-  createdAt: createdAt(),
-});
-
+// Blog posts in their languages, and old slugs' redirects.
+export * from './blog-schema.ts';
 // The audit trail of admin changes and the admin sign-in lockout.
 export * from './admin-schema.ts';
 // Tables of what happens to a payment after it is made (issue 16): invoice payments, disputes.
@@ -376,7 +339,6 @@ export * from './video-schema.ts';
 export * from './scale-schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
-export type PostRow = typeof posts.$inferSelect;
 export type VideoTaskRow = typeof videoTasks.$inferSelect;
 export type CreditTransactionRow = typeof creditTransactions.$inferSelect;
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;

@@ -35,6 +35,10 @@ export const LOCALIZED_PATHS: ReadonlySet<string> = new Set([
   '/video-effects',
   '/ai-french-kissing',
   '/asmr-video',
+  // The blog's list (each language lists its own posts). Its later pages and the articles are
+  // not the same page in the other language: they name their versions themselves (BaseLayout's
+  // `alternates`), and their switch leads to the other language's list.
+  '/blog',
   // Private and utility pages (noindex): history and the mailed links' pages.
   '/video-history',
   '/verify-email',
@@ -73,8 +77,14 @@ export function localizePath(path: string, locale: Locale): string {
   return (base === '/' ? PREFIX[locale] : PREFIX[locale] + base) + rest;
 }
 
+/** One language's version of a page (an hreflang alternate). */
+export interface Alternate {
+  locale: Locale;
+  path: string;
+}
+
 /** Every language's version of a page, or an empty list when it exists in English only. */
-export function alternatesOf(path: string): { locale: Locale; path: string }[] {
+export function alternatesOf(path: string): Alternate[] {
   if (!isLocalized(path)) return [];
   return LOCALES.map((locale) => ({ locale, path: localizePath(path, locale) }));
 }

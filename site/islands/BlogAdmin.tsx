@@ -202,7 +202,13 @@ export default function BlogAdmin() {
           Loading the article…
         </div>
       ) : (
-        <PostEditor key={view.session} post={view.post} onSaved={onSaved} onClose={closeEditor} />
+        <PostEditor
+          key={view.session}
+          post={view.post}
+          posts={posts}
+          onSaved={onSaved}
+          onClose={closeEditor}
+        />
       )}
     </div>
   );

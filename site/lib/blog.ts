@@ -1,38 +1,64 @@
 /**
  * Blog helpers shared by the pre-rendered pages and the browser islands (spec 2 "Blog list",
- * "Blog article"; 9 paging). Paging, excerpt length and the server's texts come from
- * shared/blog.ts; only types come from server/contracts.
+ * "Blog article"; 9 paging), in both languages (issue 21: English posts under /blog, Chinese
+ * ones under /zh/blog). Paging, excerpt length and addresses come from shared/blog.ts; only
+ * types come from server/contracts; the words are messages (messages/blog/).
  */
 import type { PostDetail } from '../../server/contracts/blog.ts';
-import { BLOG_MESSAGES, BLOG_PAGE_SIZE, EXCERPT_LENGTH } from '../../shared/blog.ts';
+import {
+  articleAddress,
+  BLOG_PAGE_SIZE,
+  blogPath,
+  EXCERPT_LENGTH,
+  postPath,
+} from '../../shared/blog.ts';
+import { DEFAULT_LOCALE, LOCALES, type Alternate, type Locale } from '../i18n/locales.ts';
+import { PATH_PREFIXES } from '../../shared/locales.ts';
+import { blog_views_one, blog_views_other } from '../i18n/messages.ts';
+import { formatNumber } from './format.ts';
 import { BRAND } from './site.ts';
+
+export { blogPath, postPath } from '../../shared/blog.ts';
 
 /** Spec 9: the blog pager shows up to 5 page buttons. */
 export const PAGER_WINDOW = 5;
 
-export const BLOG_PATH = '/blog';
-export const NO_ARTICLES = 'No articles yet';
-export const ARTICLE_NOT_FOUND = BLOG_MESSAGES.notFound;
-/** Spec 8: the not-exist message in Chinese shown with ARTICLE_NOT_FOUND (issue 20). */
-export const ARTICLE_NOT_EXIST_ZH = '文章不存在';
-/** Spec 8: what the reader sees when the article request fails. */
-export const ARTICLE_LOAD_FAILED = '加载文章失败';
-export const BACK_TO_BLOG = 'Back to Blog';
-
 /** The fields a card, a feed item or a page head needs. */
 export type PostSummary = Pick<
   PostDetail,
-  'slug' | 'title' | 'excerpt' | 'content' | 'published_at' | 'created_at'
+  'slug' | 'locale' | 'title' | 'excerpt' | 'content' | 'published_at' | 'created_at'
 >;
 
-/** `/blog/{slug}` */
-export function postPath(slug: string): string {
-  return `${BLOG_PATH}/${encodeURIComponent(slug)}`;
+/** A post's own address: `/blog/{slug}` in English, `/zh/blog/{slug}` in Chinese. */
+export function articlePath(post: Pick<PostDetail, 'slug' | 'locale'>): string {
+  return postPath(post.slug, post.locale);
 }
 
-/** `/blog` for page 1, `/blog/page/{n}` after it. */
-export function blogPageHref(page: number): string {
-  return page <= 1 ? BLOG_PATH : `${BLOG_PATH}/page/${page}`;
+/** The list's page `page` in `locale`: `/blog` (`/zh/blog`) for page 1, `…/page/{n}` after it. */
+export function blogPageHref(page: number, locale: Locale = DEFAULT_LOCALE): string {
+  const list = blogPath(locale);
+  return page <= 1 ? list : `${list}/page/${page}`;
+}
+
+/** Each language's feed: `/rss.xml` lists the English posts, `/zh/rss.xml` the Chinese ones. */
+export function feedPath(locale: Locale): string {
+  return `${PATH_PREFIXES[locale]}/rss.xml`;
+}
+
+/**
+ * The hreflang alternates of an article: itself and its published translations, in the order of
+ * LOCALES (English first, as x-default takes it). None when it has no translation: a post in one
+ * language is not the same page as the other language's blog.
+ */
+export function articleAlternates(
+  post: Pick<PostDetail, 'slug' | 'locale' | 'translations'>,
+): Alternate[] {
+  if (post.translations.length === 0) return [];
+  const versions = [post, ...post.translations].map((version) => ({
+    locale: version.locale,
+    path: postPath(version.slug, version.locale),
+  }));
+  return LOCALES.flatMap((locale) => versions.find((version) => version.locale === locale) ?? []);
 }
 
 /** How many list pages `count` posts fill (at least 1: the empty page). */
@@ -93,9 +119,10 @@ export function formatPostDate(value: string, timeZone: string): string {
   return format.format(date);
 }
 
-/** Spec 2: '{n} views', and '1 view' (issue 20). */
-export function viewsLabel(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'view' : 'views'}`;
+/** Spec 2: '{n} views', and '1 view' (issue 20); '{n} 次浏览' in Chinese. */
+export function viewsLabel(count: number, locale: Locale = DEFAULT_LOCALE): string {
+  const params = { count: formatNumber(count, locale) };
+  return count === 1 ? blog_views_one(locale, params) : blog_views_other(locale, params);
 }
 
 const ENTITIES: Record<string, string> = {
@@ -155,17 +182,12 @@ export function postDocumentTitle(post: Pick<PostDetail, 'meta_title' | 'title'>
 }
 
 /**
- * The slug a `/blog/{slug}` address names, or null. The article shell reads it from
- * location.pathname, because the server answers unknown article paths with the shell.
+ * The slug an article address names (`/blog/{slug}` or `/zh/blog/{slug}`), or null. The article
+ * shell reads it from location.pathname (with articleAddress, for the language too), because the
+ * server answers article paths that have no page with the shell.
  */
 export function slugFromPath(pathname: string): string | null {
-  const match = /^\/blog\/([^/]+)\/?$/.exec(pathname);
-  if (!match?.[1]) return null;
-  try {
-    return decodeURIComponent(match[1]);
-  } catch {
-    return null;
-  }
+  return articleAddress(pathname)?.slug ?? null;
 }
 
 /** A featured image usable as an absolute link (og:image, JSON-LD, RSS), or null for data: URLs. */

@@ -13,15 +13,29 @@ describe('sample articles (local mode, first start)', () => {
   });
   afterAll(() => t.close());
 
-  it('publishes the three articles of content/blog-seed once, with their featured images', async () => {
-    expect(await t.app.blog.seedSamples(seedDir)).toBe(3);
+  it('publishes the articles of content/blog-seed once, with their featured images', async () => {
+    expect(await t.app.blog.seedSamples(seedDir)).toBe(4);
     expect(await t.app.blog.seedSamples(seedDir)).toBe(0);
     const list = (await t.app.inject({ url: '/api/blog/posts' })).json().data;
     expect(list.pagination.total).toBe(3);
-    for (const post of list.posts) {
+    const chinese = (await t.app.inject({ url: '/api/blog/posts?locale=zh-CN' })).json().data;
+    expect(chinese.pagination.total).toBe(1);
+    for (const post of [...list.posts, ...chinese.posts]) {
       expect(post.featured_image).toMatch(/^\/uploads\/blog\/[0-9a-f]{32}\.jpg$/);
       expect((await t.app.inject({ url: post.featured_image })).statusCode).toBe(200);
     }
+  });
+
+  it('seeds the Chinese sample as the translation of the English one it names', async () => {
+    const english = (await t.app.inject({ url: '/api/blog/posts' })).json().data.posts;
+    const [chinese] = (await t.app.inject({ url: '/api/blog/posts?locale=zh-CN' })).json().data
+      .posts;
+    const original = english.find((post: { title: string }) => /prompts/i.test(post.title));
+    const detail = (await t.app.inject({ url: `/api/blog/posts/${chinese.slug}` })).json().data;
+    expect(detail.locale).toBe('zh-CN');
+    expect(detail.translations).toEqual([
+      { locale: 'en', slug: original.slug, title: original.title },
+    ]);
   });
 
   it('ships seed HTML the sanitizer keeps as written', async () => {

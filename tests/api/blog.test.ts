@@ -135,8 +135,8 @@ describe.each(databaseKinds)('blog on %s', (kind) => {
     const renamed = (await update(a.id, article('视频 创作 指南'))).json().data;
     expect(renamed.slug).toBe('shipin-chuangzuo-zhinan');
     expect(await t.app.blog.resolveSlug('same-title')).toEqual({
-      published: false,
-      redirectTo: 'shipin-chuangzuo-zhinan',
+      published: null,
+      redirectTo: { slug: 'shipin-chuangzuo-zhinan', locale: 'en' },
     });
     // A new post may not take the redirected slug.
     const c = (await create(article('Same Title'))).json().data;

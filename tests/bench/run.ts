@@ -480,6 +480,8 @@ await section('build', async () => {
         tags: ['bench', `t${i % 10}`],
         meta_title: null,
         meta_description: null,
+        locale: 'en' as const,
+        translations: [],
       };
     }),
   };
@@ -495,7 +497,10 @@ await section('build', async () => {
     buildEnv: { BLOG_SNAPSHOT_PATH: snapshotPath, BLOG_ARTICLES: 'separate' },
     extraSources: [snapshotPath],
     articles: {
-      pageDigests: async () => new Map(snapshot.posts.map((post) => [post.slug, digest(post)])),
+      pageDigests: async () =>
+        new Map(
+          snapshot.posts.map((post) => [post.slug, { digest: digest(post), locale: post.locale }]),
+        ),
       pagePosts: async (slugs) => snapshot.posts.filter((post) => slugs.includes(post.slug)),
     },
   });

@@ -43,15 +43,16 @@ export async function expectChineseAndFitting(page: Page, allow: string[] = []):
 
 /**
  * The page names both its versions in hreflang (en, zh-CN, and x-default: the English one) and
- * `current` as its canonical URL. `english` is the English page's path.
+ * `current` as its canonical URL. `english` is the English page's path; `chinese` the Chinese
+ * one's, by default the English path under /zh (a translated article has its own slug).
  */
 export async function expectLanguageLinks(
   page: Page,
   english: string,
   current: string,
   baseURL: string | undefined,
+  chinese = english === '/' ? '/zh' : `/zh${english}`,
 ): Promise<void> {
-  const chinese = english === '/' ? '/zh' : `/zh${english}`;
   const alternates = await page
     .locator('link[rel="alternate"][hreflang]')
     .evaluateAll((links) => links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]));

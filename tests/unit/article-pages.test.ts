@@ -16,10 +16,11 @@ import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
 
 const quiet = { info() {}, error() {} };
 
-function post(slug: string, title: string): PostDetail {
+function post(slug: string, title: string, locale: PostDetail['locale'] = 'en'): PostDetail {
   return {
     id: slug,
     slug,
+    locale,
     title,
     excerpt: '',
     content: `<p>${title}</p>`,
@@ -33,8 +34,12 @@ function post(slug: string, title: string): PostDetail {
     tags: [],
     meta_title: null,
     meta_description: null,
+    translations: [],
   };
 }
+
+/** Where the stand-in render writes a post's page, as Astro's pages do (/blog, /zh/blog). */
+const folder = (p: PostDetail) => (p.locale === 'en' ? 'blog' : 'zh/blog');
 
 describe('article pages built apart', () => {
   let work: string;
@@ -66,17 +71,24 @@ describe('article pages built apart', () => {
         const snapshot = JSON.parse(await readFile(snapshotFile, 'utf8')) as PostsSnapshot;
         renders.push(snapshot.posts.map((p) => p.slug).sort());
         await mkdir(path.join(outDir, 'blog'), { recursive: true });
+        await mkdir(path.join(outDir, 'zh', 'blog'), { recursive: true });
         await mkdir(path.join(outDir, '_astro'), { recursive: true });
         await writeFile(path.join(outDir, '_astro', 'article.9.css'), '.prose{}');
         for (const p of snapshot.posts) {
           await writeFile(
-            path.join(outDir, 'blog', `${p.slug}.html`),
+            path.join(outDir, folder(p), `${p.slug}.html`),
             `<title>${p.title}</title><script>go("${p.slug}")</script>`,
           );
         }
       },
       articles: {
-        pageDigests: async () => new Map([...posts.values()].map((p) => [p.slug, p.title])),
+        pageDigests: async () =>
+          new Map(
+            [...posts.values()].map((p) => [
+              p.slug,
+              { digest: `${p.locale}:${p.title}`, locale: p.locale },
+            ]),
+          ),
         pagePosts: async (slugs) => slugs.map((slug) => posts.get(slug)!),
       },
     });
@@ -120,9 +132,9 @@ describe('article pages built apart', () => {
     const staging = path.join(root, 'node_modules', '.cache', 'site-builds');
     expect(await readdir(staging).catch(() => [])).toEqual([]);
     expect((await readArticleIndex(await live()))!.pages).toEqual({
-      a: 'Post a',
-      b: 'Post b, edited',
-      c: 'Post c',
+      'blog/a.html': 'en:Post a',
+      'blog/b.html': 'en:Post b, edited',
+      'blog/c.html': 'en:Post c',
     });
   });
 
@@ -151,6 +163,29 @@ describe('article pages built apart', () => {
     expect(renders).toHaveLength(2); // every page was current: none rendered again
     expect(await readFile(path.join(await live(), 'blog.html'), 'utf8')).toContain('Post d');
     expect(full.files).toContain('blog/d.html');
+  });
+
+  it("a Chinese post's page lives under zh/blog/, and moves when its language changes", async () => {
+    const site = builder();
+    posts.set('d', post('d', '帖子 d', 'zh-CN'));
+    const first = await site.build();
+    expect(first.files).toEqual(expect.arrayContaining(['zh/blog/d.html', 'blog/a.html']));
+    expect(first.files).not.toContain('blog/d.html');
+    const chinese = await inode(path.join(await live(), 'zh', 'blog', 'd.html'));
+
+    // Unchanged, it is linked from the live release like any other page.
+    posts.set('a', post('a', 'Post a, edited'));
+    await site.buildChangedPages();
+    expect(renders.at(-1)).toEqual(['a']);
+    expect(await inode(path.join(await live(), 'zh', 'blog', 'd.html'))).toBe(chinese);
+
+    // Now in English: rendered again, at /blog/d, and gone from /zh/blog/.
+    posts.set('d', post('d', 'Post d'));
+    const moved = await site.buildChangedPages();
+    expect(renders.at(-1)).toEqual(['d']);
+    expect(moved!.files).toContain('blog/d.html');
+    expect(moved!.files).not.toContain('zh/blog/d.html');
+    expect(await readFile(await page('d'), 'utf8')).toContain('Post d');
   });
 
   it('nothing changed: no quick release', async () => {

@@ -120,6 +120,10 @@ const MESSAGE_ONLY_ISLANDS = [
   'site/islands/History.tsx',
   'site/islands/history/HistoryCard.tsx',
   'site/islands/history/Pager.tsx',
+  'site/islands/blog/ArticleView.tsx',
+  'site/islands/blog/ArticleShell.tsx',
+  'site/islands/blog/ArticleTranslations.tsx',
+  'site/islands/blog/ViewCount.tsx',
 ];
 
 const TEXT_ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'alt', 'label']);

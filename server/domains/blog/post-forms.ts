@@ -3,7 +3,7 @@
  * (PublicPost, its excerpt cut once) and the build snapshot's list form.
  */
 import type { PostRow } from '../../db/schema.ts';
-import type { AdminPost, PostDetail, PublicPost } from '../../contracts/blog.ts';
+import type { AdminPost, PostDetail, PostTranslation, PublicPost } from '../../contracts/blog.ts';
 import { EXCERPT_LENGTH } from '../../../shared/blog.ts';
 import { EXCERPT_SOURCE_CHARS } from './repository.ts';
 
@@ -24,10 +24,12 @@ export function htmlText(html: string): string {
     .trim();
 }
 
-export function toDetail(row: PostRow): PostDetail {
+/** The reader's form of a post, with its published translations (read apart: translations.ts). */
+export function toDetail(row: PostRow, translations: PostTranslation[] = []): PostDetail {
   return {
     id: row.id,
     slug: row.slug,
+    locale: row.locale,
     title: row.title,
     excerpt: row.excerpt,
     content: row.content,
@@ -41,6 +43,7 @@ export function toDetail(row: PostRow): PostDetail {
     tags: row.tags,
     meta_title: row.metaTitle,
     meta_description: row.metaDescription,
+    translations,
   };
 }
 
@@ -48,6 +51,7 @@ export function toPublic(post: PostDetail): PublicPost {
   return {
     id: post.id,
     slug: post.slug,
+    locale: post.locale,
     title: post.title,
     excerpt: cutExcerpt(post.excerpt || htmlText(post.content)),
     featured_image: post.featured_image,
@@ -65,6 +69,8 @@ export function toAdmin(row: PostRow): AdminPost {
   return {
     id: row.id,
     slug: row.slug,
+    locale: row.locale,
+    translation_of: row.translationOf,
     title: row.title,
     content: row.content,
     excerpt: row.excerpt,
@@ -84,9 +90,9 @@ export function toAdmin(row: PostRow): AdminPost {
  * A post of the public list as the static build reads it: `content` only as much of the body as
  * its excerpt needs (none when it has its own), without a tag cut in half.
  */
-export function toListedDetail(row: PostRow): PostDetail {
+export function toListedDetail(row: PostRow, translations: PostTranslation[] = []): PostDetail {
   const head = row.content;
   const open = head.lastIndexOf('<');
   const cut = head.length >= EXCERPT_SOURCE_CHARS && open > head.lastIndexOf('>');
-  return toDetail({ ...row, content: cut ? head.slice(0, open) : head });
+  return toDetail({ ...row, content: cut ? head.slice(0, open) : head }, translations);
 }

@@ -1,5 +1,5 @@
 /** SQL for blog posts and slug redirects. Every function takes `db | tx` first. */
-import { and, desc, eq, getTableColumns, inArray, like, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, like, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../core/db.ts';
 import { postRedirects, posts, type PostRow } from '../../db/schema.ts';
 
@@ -37,24 +37,85 @@ export async function listPublishedSummaries(db: DbOrTx): Promise<PostRow[]> {
   return rows;
 }
 
+/** What links one post to its translations: enough to group them and to name each. */
+export interface TranslationRow {
+  id: string;
+  translationOf: string | null;
+  locale: PostRow['locale'];
+  slug: string;
+  title: string;
+}
+
+const translationColumns = {
+  id: posts.id,
+  translationOf: posts.translationOf,
+  locale: posts.locale,
+  slug: posts.slug,
+  title: posts.title,
+};
+
 /**
- * slug → digest of what a post's static page shows, for every published post: the site build
- * renders again only the pages whose digest changed (site-build/article-pages.ts). The view
- * count is left out: the page's counter reads the live one, so a view never makes a page stale.
- * The hashing runs in the database, so no post body is read for it.
+ * Every published post with a digest of what its static page shows of itself: the site build
+ * renders again only the pages whose digest (with their translations' links) changed
+ * (site-build/article-pages.ts). The view count is left out: the page's counter reads the live
+ * one, so a view never makes a page stale. The hashing runs in the database, so no post body is
+ * read for it.
  */
-export async function publishedPageDigests(db: DbOrTx): Promise<Map<string, string>> {
-  const rows = await db
+export async function publishedPageDigests(
+  db: DbOrTx,
+): Promise<(TranslationRow & { digest: string })[]> {
+  return db
     .select({
-      slug: posts.slug,
-      digest: sql<string>`md5(row(${posts.id}, ${posts.slug}, ${posts.title}, ${posts.excerpt},
-        ${posts.content}, ${posts.featuredImage}, ${posts.authorName}, ${posts.authorAvatar},
-        ${posts.publishedAt}, ${posts.createdAt}, ${posts.updatedAt}, ${posts.tags},
-        ${posts.metaTitle}, ${posts.metaDescription})::text)`,
+      ...translationColumns,
+      digest: sql<string>`md5(row(${posts.id}, ${posts.slug}, ${posts.locale}, ${posts.title},
+        ${posts.excerpt}, ${posts.content}, ${posts.featuredImage}, ${posts.authorName},
+        ${posts.authorAvatar}, ${posts.publishedAt}, ${posts.createdAt}, ${posts.updatedAt},
+        ${posts.tags}, ${posts.metaTitle}, ${posts.metaDescription})::text)`,
     })
     .from(posts)
     .where(eq(posts.status, 'published'));
-  return new Map(rows.map((row) => [row.slug, row.digest]));
+}
+
+/**
+ * The published posts of these translation groups (an original's id names its group): the
+ * originals by primary key, their translations through posts_translation_locale_unique.
+ */
+export async function publishedInGroups(db: DbOrTx, groups: string[]): Promise<TranslationRow[]> {
+  if (groups.length === 0) return [];
+  return db
+    .select(translationColumns)
+    .from(posts)
+    .where(
+      and(
+        eq(posts.status, 'published'),
+        or(inArray(posts.id, groups), inArray(posts.translationOf, groups)),
+      ),
+    );
+}
+
+/** The translations of an original (every status), with their languages. */
+export async function translationsOf(db: DbOrTx, id: string): Promise<TranslationRow[]> {
+  return db.select(translationColumns).from(posts).where(eq(posts.translationOf, id));
+}
+
+/**
+ * Locks these posts' rows until the transaction ends, in id order (two saves that name each
+ * other cannot deadlock), and returns them: a translation link is checked against rows no
+ * other save can change meanwhile.
+ */
+export async function lockPosts(tx: DbOrTx, ids: string[]): Promise<TranslationRow[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .select(translationColumns)
+    .from(posts)
+    .where(inArray(posts.id, ids))
+    .orderBy(posts.id)
+    .for('update');
+}
+
+/** Whether `error` is the unique violation of one translation per language of an original. */
+export function isTranslationTaken(error: unknown): boolean {
+  return uniqueViolationOf(error) === 'posts_translation_locale_unique';
 }
 
 /** The published posts of these slugs (a batch of pages to render), whole. */
@@ -106,13 +167,18 @@ export async function lockSlugStem(tx: DbOrTx, stem: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`post-slug:${stem}`}))`);
 }
 
-/** Whether `error` is the unique violation of posts.slug (another save took the slug first). */
-export function isSlugTaken(error: unknown): boolean {
+/** The constraint a unique violation (23505) in `error` or its causes names, or null. */
+function uniqueViolationOf(error: unknown): unknown {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
     const { code, constraint, constraint_name } = e as Record<string, unknown>;
-    if (code === '23505') return (constraint ?? constraint_name) === 'posts_slug_unique';
+    if (code === '23505') return constraint ?? constraint_name;
   }
-  return false;
+  return null;
+}
+
+/** Whether `error` is the unique violation of posts.slug (another save took the slug first). */
+export function isSlugTaken(error: unknown): boolean {
+  return uniqueViolationOf(error) === 'posts_slug_unique';
 }
 
 export async function insertPost(db: DbOrTx, post: NewPost): Promise<PostRow> {
@@ -148,6 +214,20 @@ export async function addRedirect(db: DbOrTx, slug: string, postId: string): Pro
 /** Drops redirects that would shadow a slug now in use again. */
 export async function removeRedirect(db: DbOrTx, slug: string): Promise<void> {
   await db.delete(postRedirects).where(eq(postRedirects.slug, slug));
+}
+
+/** The published post an old slug now names (its current slug and language), or null. */
+export async function findRedirect(
+  db: DbOrTx,
+  slug: string,
+): Promise<{ slug: string; locale: PostRow['locale'] } | null> {
+  const [row] = await db
+    .select({ slug: posts.slug, locale: posts.locale })
+    .from(postRedirects)
+    .innerJoin(posts, eq(posts.id, postRedirects.postId))
+    .where(and(eq(postRedirects.slug, slug), eq(posts.status, 'published')))
+    .limit(1);
+  return row ?? null;
 }
 
 /** Old slug → current slug of a published post. */

@@ -68,13 +68,14 @@ export async function blogRoutes(
       config: { access: 'public' },
       schema: {
         tags,
-        summary: 'Published posts, newest first (12 a page)',
+        summary: "One language's published posts, newest first (12 a page)",
         querystring: PostListQuery,
         response: { 200: PostListResponse, ...errors },
       },
     },
     async (request, reply) => {
-      const { etag, data } = await blog.list(request.query.page, request.query.limit);
+      const { page, limit, locale } = request.query;
+      const { etag, data } = await blog.list(page, limit, locale);
       return publicRead(request, reply, etag, () => ({ success: true as const, data }));
     },
   );

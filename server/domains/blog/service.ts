@@ -3,26 +3,24 @@
  * public reads served from an in-process cache of published posts, views, uploads, the
  * published-posts snapshot the static build reads, and the sample articles of local mode.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import site from '../../../content/site.json' with { type: 'json' };
 import type { Db, DbOrTx } from '../../core/db.ts';
-import { badRequest, notFound } from '../../core/errors.ts';
+import { notFound } from '../../core/errors.ts';
 import { checkImage, reencodeImage } from '../../core/images.ts';
 import { MEDIA_KEYS, type MediaStore } from '../../core/media-store/types.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { PostDetail, PostInput, PostsSnapshot, PublicPost } from '../../contracts/blog.ts';
-import {
-  BLOG_MESSAGES,
-  BLOG_UPLOADS_PREFIX,
-  isFeaturedImageUrl,
-  MAX_UPLOAD_BYTES,
-} from '../../../shared/blog.ts';
+import { BLOG_MESSAGES, BLOG_UPLOADS_PREFIX, MAX_UPLOAD_BYTES } from '../../../shared/blog.ts';
 import { cutExcerpt, htmlText, toAdmin, toDetail, toListedDetail, toPublic } from './post-forms.ts';
-import { sanitizePostHtml } from './sanitizer.ts';
 import * as repo from './repository.ts';
 import { withFreeSlug } from './slug-allocation.ts';
+import { linked, prepare } from './post-input.ts';
+import { readTranslations, translationsByPost } from './translations.ts';
+import type { PageDigest } from '../site-build/article-pages.ts';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../../shared/locales.ts';
 
 /**
  * Published-posts cache: public lists never touch the database while it is fresh. It holds the
@@ -32,7 +30,8 @@ import { withFreeSlug } from './slug-allocation.ts';
  */
 interface PublishedCache {
   generation: number;
-  listed: PublicPost[];
+  /** Each language's list, newest first. */
+  listed: Record<Locale, PublicPost[]>;
   bySlug: Map<string, PublicPost>;
   loadedAt: number;
 }
@@ -47,9 +46,6 @@ export { BLOG_UPLOADS_PREFIX, cutExcerpt, htmlText, toAdmin, toDetail };
  * (plus one request: a stale cache answers while it reloads); publishing here refreshes at once.
  */
 const CACHE_TTL_MS = 10_000;
-
-const cleanTags = (tags: string[] | undefined) =>
-  [...new Set((tags ?? []).map((t) => t.trim().replace(/^#/, '')).filter(Boolean))].slice(0, 20);
 
 export function createBlogService(deps: {
   db: Db;
@@ -74,11 +70,14 @@ export function createBlogService(deps: {
     const job: Promise<PublishedCache> = repo
       .listPublishedSummaries(db)
       .then((rows) => {
-        const listed = rows.map((row) => toPublic(toListedDetail(row)));
+        const all = rows.map((row) => toPublic(toListedDetail(row)));
+        const listed = Object.fromEntries(
+          LOCALES.map((locale) => [locale, all.filter((post) => post.locale === locale)]),
+        ) as Record<Locale, PublicPost[]>;
         const fresh: PublishedCache = {
           generation: ++generation,
           listed,
-          bySlug: new Map(listed.map((post) => [post.slug, post])),
+          bySlug: new Map(all.map((post) => [post.slug, post])),
           loadedAt: Date.now(),
         };
         if (changes === startedAt) cache = fresh;
@@ -121,7 +120,7 @@ export function createBlogService(deps: {
     }
     const row = await repo.findPublishedBySlug(db, slug);
     if (!row) return null;
-    const post = toDetail(row);
+    const post = toDetail(row, (await readTranslations(db, [row])).get(row.id));
     if (cache === current) {
       details.set(slug, { generation: current.generation, post });
       if (details.size > DETAILS_KEPT) details.delete(details.keys().next().value!);
@@ -134,35 +133,14 @@ export function createBlogService(deps: {
     deps.onPublicChange();
   }
 
-  function prepare(input: PostInput) {
-    const title = input.title.trim();
-    if (!title) throw badRequest('Title is required.', 'TITLE_REQUIRED');
-    const content = sanitizePostHtml(input.content);
-    if (!htmlText(content) && !/<(img|iframe)\b/i.test(content)) {
-      throw badRequest('Content is required.', 'CONTENT_REQUIRED');
-    }
-    const featuredImage = input.featured_image?.trim() || null;
-    if (featuredImage && !isFeaturedImageUrl(featuredImage)) {
-      throw badRequest(BLOG_MESSAGES.featuredImage, 'INVALID_FEATURED_IMAGE');
-    }
-    return {
-      title,
-      content,
-      excerpt: (input.excerpt ?? '').trim(),
-      featuredImage,
-      metaTitle: input.meta_title?.trim() || null,
-      metaDescription: input.meta_description?.trim() || null,
-      tags: cleanTags(input.tags),
-    };
-  }
-
   return {
-    /** The public list page (12 per page by default), newest published first. */
-    async list(page: number, limit: number) {
-      const { listed, generation: gen } = await published();
+    /** One language's public list page (12 per page by default), newest published first. */
+    async list(page: number, limit: number, locale: Locale = DEFAULT_LOCALE) {
+      const { listed: lists, generation: gen } = await published();
+      const listed = lists[locale];
       const pages = Math.max(1, Math.ceil(listed.length / limit));
       return {
-        etag: `W/"posts-${gen}.${views}-${page}-${limit}"`,
+        etag: `W/"posts-${gen}.${views}-${locale}-${page}-${limit}"`,
         data: {
           posts: listed.slice((page - 1) * limit, page * limit),
           pagination: { page, pages, total: listed.length, limit },
@@ -193,12 +171,17 @@ export function createBlogService(deps: {
       return count;
     },
 
-    /** Whether a slug is a published post (static page may still be building) or a redirect. */
-    async resolveSlug(slug: string): Promise<{ published: boolean; redirectTo: string | null }> {
-      const { bySlug } = await published();
-      if (bySlug.has(slug)) return { published: true, redirectTo: null };
-      const redirects = await repo.publishedRedirects(db);
-      return { published: false, redirectTo: redirects[slug] ?? null };
+    /**
+     * What an article address's slug names: a published post (its static page may still be
+     * building) in its language, or an old slug's post, or nothing.
+     */
+    async resolveSlug(slug: string): Promise<{
+      published: { locale: Locale } | null;
+      redirectTo: { slug: string; locale: Locale } | null;
+    }> {
+      const post = (await published()).bySlug.get(slug);
+      if (post) return { published: { locale: post.locale }, redirectTo: null };
+      return { published: null, redirectTo: await repo.findRedirect(db, slug) };
     },
 
     async adminList(limit?: number) {
@@ -212,18 +195,20 @@ export function createBlogService(deps: {
     },
 
     async create(author: UserRow, input: PostInput) {
-      const fields = prepare(input);
+      const fields = prepare(input, null);
       const status = input.status ?? 'draft';
       const row = await withFreeSlug(db, fields.title, null, (tx, slug) =>
-        repo.insertPost(tx, {
-          ...fields,
-          slug,
-          status,
-          authorId: author.id,
-          authorName: author.name || author.email.split('@')[0] || 'Editor',
-          authorAvatar: author.picture ?? author.avatarUrl,
-          publishedAt: status === 'published' ? new Date() : null,
-        }),
+        linked(tx, null, fields, () =>
+          repo.insertPost(tx, {
+            ...fields,
+            slug,
+            status,
+            authorId: author.id,
+            authorName: author.name || author.email.split('@')[0] || 'Editor',
+            authorAvatar: author.picture ?? author.avatarUrl,
+            publishedAt: status === 'published' ? new Date() : null,
+          }),
+        ),
       );
       if (status === 'published') publicChanged();
       return toAdmin(row);
@@ -236,25 +221,28 @@ export function createBlogService(deps: {
     async update(id: string, input: PostInput) {
       const before = await repo.findById(db, id);
       if (!before) throw notFound('That article does not exist.', 'POST_NOT_FOUND');
-      const fields = prepare(input);
+      const fields = prepare(input, before);
       const status = input.status ?? before.status;
       const write = async (tx: DbOrTx, slug: string) => {
         if (slug !== before.slug) {
           await repo.removeRedirect(tx, slug);
           if (before.publishedAt) await repo.addRedirect(tx, before.slug, before.id);
         }
-        return repo.updatePost(tx, id, {
-          ...fields,
-          slug,
-          status,
-          publishedAt: before.publishedAt ?? (status === 'published' ? new Date() : null),
-        });
+        return linked(tx, id, fields, () =>
+          repo.updatePost(tx, id, {
+            ...fields,
+            slug,
+            status,
+            publishedAt: before.publishedAt ?? (status === 'published' ? new Date() : null),
+          }),
+        );
       };
       const titleChanged = fields.title !== before.title;
       const row =
         titleChanged && (!before.publishedAt || status === 'published')
           ? await withFreeSlug(db, fields.title, before.slug, write)
           : await db.transaction((tx) => write(tx, before.slug));
+      // A published translation's pages link to each other: a draft's link changes none.
       if (before.status === 'published' || status === 'published') publicChanged();
       return toAdmin(row!);
     },
@@ -285,10 +273,13 @@ export function createBlogService(deps: {
      * that changed. `astro dev` (`npm run dev`) renders every page from the `whole` posts.
      */
     async snapshot(form: 'list' | 'whole' = 'list'): Promise<PostsSnapshot> {
-      const posts =
-        form === 'list'
-          ? (await repo.listPublishedSummaries(db)).map(toListedDetail)
-          : (await repo.listPublished(db)).map(toDetail);
+      const rows =
+        form === 'list' ? await repo.listPublishedSummaries(db) : await repo.listPublished(db);
+      // Every published post is here: their translations come from these rows, not a query.
+      const translations = translationsByPost(rows, rows);
+      const posts = rows.map((row) =>
+        (form === 'list' ? toListedDetail : toDetail)(row, translations.get(row.id)),
+      );
       return {
         generatedAt: new Date().toISOString(),
         posts,
@@ -296,12 +287,27 @@ export function createBlogService(deps: {
       };
     },
 
-    /** slug → digest of what each published post's page shows (not its view count). */
-    pageDigests: () => repo.publishedPageDigests(db),
+    /**
+     * slug → digest of what each published post's page shows (not its view count), with the
+     * links to its translations, and the post's language (the folder of its page).
+     */
+    async pageDigests(): Promise<Map<string, PageDigest>> {
+      const rows = await repo.publishedPageDigests(db);
+      const translations = translationsByPost(rows, rows);
+      return new Map(
+        rows.map((row) => {
+          const links = JSON.stringify(translations.get(row.id));
+          const digest = createHash('sha256').update(`${row.digest}\n${links}`).digest('hex');
+          return [row.slug, { digest: digest.slice(0, 32), locale: row.locale }];
+        }),
+      );
+    },
 
     /** The published posts of these slugs, whole: one batch of article pages to render. */
     async pagePosts(slugs: string[]): Promise<PostDetail[]> {
-      return (await repo.listPublishedBySlugs(db, slugs)).map(toDetail);
+      const rows = await repo.listPublishedBySlugs(db, slugs);
+      const translations = await readTranslations(db, rows);
+      return rows.map((row) => toDetail(row, translations.get(row.id)));
     },
 
     /** Local mode's first start: the sample articles of content/blog-seed, published. */
@@ -314,9 +320,12 @@ export function createBlogService(deps: {
         return 0;
       }
       let seeded = 0;
+      const seededIds = new Map<string, string>();
       for (const [i, file] of files.entries()) {
         const seed = JSON.parse(await readFile(path.join(seedDir, file), 'utf8')) as PostInput & {
           featured_image?: string;
+          /** The seed file of the original a translation translates. */
+          translation_of_seed?: string;
         };
         let image: string | null = null;
         if (seed.featured_image) {
@@ -324,20 +333,29 @@ export function createBlogService(deps: {
             await readFile(path.join(seedDir, 'images', seed.featured_image)),
           );
         }
-        const fields = prepare({ ...seed, featured_image: image });
+        const { translation_of_seed: original, ...input } = seed;
+        const fields = prepare(
+          {
+            ...input,
+            featured_image: image,
+            translation_of: original ? (seededIds.get(original) ?? null) : null,
+          },
+          null,
+        );
         // Spread the samples over the last days so the list has an order.
         const publishedAt = new Date(Date.now() - (files.length - i) * 86_400_000);
-        await withFreeSlug(db, fields.title, null, (tx, slug) =>
+        const row = await withFreeSlug(db, fields.title, null, (tx, slug) =>
           repo.insertPost(tx, {
             ...fields,
             slug,
             status: 'published',
-            authorName: `${site.brand} Team`,
+            authorName: fields.locale === 'zh-CN' ? `${site.brand} 团队` : `${site.brand} Team`,
             publishedAt,
             createdAt: publishedAt,
             updatedAt: publishedAt,
           }),
         );
+        seededIds.set(file, row.id);
         seeded += 1;
       }
       // The caller writes the snapshot and builds before serving; only the cache is stale.

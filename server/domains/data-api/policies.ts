@@ -8,6 +8,7 @@ import { Type, type TSchema } from 'typebox';
 import { PostInput } from '../../contracts/blog.ts';
 import { NAME_MAX_LENGTH } from '../../../shared/auth.ts';
 import { POST_STATUSES } from '../../../shared/blog.ts';
+import { LOCALES } from '../../../shared/locales.ts';
 import { TASK_STATUSES } from '../../../shared/video.ts';
 
 /**
@@ -112,6 +113,8 @@ const LEDGER_COLUMNS = [
 const PUBLIC_POST_COLUMNS = [
   'id',
   'slug',
+  'locale',
+  'translation_of',
   'title',
   'excerpt',
   'content',
@@ -217,6 +220,8 @@ export const policies = {
     columns: {
       id: { type: 'uuid' },
       slug: { type: 'text' },
+      locale: { type: 'text', values: LOCALES },
+      translation_of: { type: 'uuid' },
       title: { type: 'text' },
       excerpt: { type: 'text' },
       content: { type: 'text' },

@@ -21,14 +21,22 @@ import {
 import path from 'node:path';
 import type { PostDetail, PostsSnapshot } from '../../contracts/blog.ts';
 import { forEachLimited } from '../../core/concurrency.ts';
+import { blogPath } from '../../../shared/blog.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import { ARTICLE_INDEX, inlineScriptHashes } from './release.ts';
 
 /** What the article pages are made from: the blog's published posts. */
 export interface ArticleSource {
-  /** slug → digest of what the post's page shows, for every published post. */
-  pageDigests(): Promise<Map<string, string>>;
+  /** slug → digest of what the post's page shows, and its language, for every published post. */
+  pageDigests(): Promise<Map<string, PageDigest>>;
   /** These published posts, whole. */
   pagePosts(slugs: string[]): Promise<PostDetail[]>;
+}
+
+/** What a post's page shows, in short, and the language (so the folder) its page is in. */
+export interface PageDigest {
+  digest: string;
+  locale: Locale;
 }
 
 /** What a release's article pages were built from. */
@@ -39,14 +47,16 @@ export interface ArticleIndex {
   assets: string[];
   /** CSP hashes of the article pages' inline scripts. */
   scriptHashes: string[];
-  /** slug → digest of the post its page shows. */
+  /** page file (articlePageFile) → digest of the post it shows. */
   pages: Record<string, string>;
 }
 
 /** Renders the pages of the posts in `snapshotFile` into `outDir` (an `astro build`). */
 export type ArticleRenderer = (snapshotFile: string, outDir: string) => Promise<void>;
 
-export const articlePageFile = (slug: string) => `blog/${slug}.html`;
+/** The release file of a post's page: `blog/{slug}.html`, `zh/blog/{slug}.html`. */
+export const articlePageFile = (slug: string, locale: Locale) =>
+  `${blogPath(locale).slice(1)}/${slug}.html`;
 
 export async function readArticleIndex(dir: string): Promise<ArticleIndex | null> {
   try {
@@ -111,15 +121,18 @@ export async function buildArticlePages(opts: ArticleBuildOptions): Promise<Arti
   const { dir, live, key } = opts;
   const digests = await opts.source.pageDigests();
   const liveIndex = live?.index?.key === key ? live.index : null;
-  await mkdir(path.join(dir, 'blog'), { recursive: true });
+  const locales = new Set([...digests.values()].map((page) => page.locale));
+  for (const locale of locales) {
+    await mkdir(path.join(dir, path.dirname(articlePageFile('x', locale))), { recursive: true });
+  }
   const pages: Record<string, string> = {};
   const toRender: string[] = [];
-  await forEachLimited([...digests], 16, async ([slug, digest]) => {
-    if (live && liveIndex?.pages[slug] === digest) {
-      const file = articlePageFile(slug);
+  await forEachLimited([...digests], 16, async ([slug, { digest, locale }]) => {
+    const file = articlePageFile(slug, locale);
+    if (live && liveIndex?.pages[file] === digest) {
       try {
         await linkOrCopy(path.join(live.dir, file), path.join(dir, file));
-        pages[slug] = digest;
+        pages[file] = digest;
         return;
       } catch {
         // The live page is gone (a pruned release): render it again.
@@ -150,7 +163,10 @@ export async function buildArticlePages(opts: ArticleBuildOptions): Promise<Arti
       const rendered = await renderBatch(opts, posts, start / batchSize);
       for (const file of rendered.assets) assets.add(file);
       for (const hash of rendered.scriptHashes) scriptHashes.add(hash);
-      for (const slug of rendered.slugs) pages[slug] = digests.get(slug)!;
+      for (const slug of rendered.slugs) {
+        const page = digests.get(slug)!;
+        pages[articlePageFile(slug, page.locale)] = page.digest;
+      }
     }
   } finally {
     await rm(opts.scratch, { recursive: true, force: true });
@@ -183,7 +199,7 @@ async function renderBatch(
     const slugs: string[] = [];
     const pageFiles: string[] = [];
     for (const post of posts) {
-      const file = articlePageFile(post.slug);
+      const file = articlePageFile(post.slug, post.locale);
       // A post the build skipped (it logs why) has no page: the server answers its address.
       if (!(await exists(path.join(outDir, file)))) continue;
       await moveFile(path.join(outDir, file), path.join(opts.dir, file));

@@ -27,6 +27,7 @@ import {
 import { openSampleLibrary, type SampleLibrary, type SampleRenderer } from './samples.ts';
 import { samplesRoutes } from './samples-routes.ts';
 import { PROJECT_ROOT, type SiteBuilder } from './service.ts';
+import { articleAddress, blogPath, postPath } from '../../../shared/blog.ts';
 import {
   loadLiveRelease,
   staticSitePlugin,
@@ -220,21 +221,22 @@ export const sitePlugin = fp(
 );
 
 /**
- * /blog/{slug} without a page of its own: an old slug redirects; a post published while the
- * rebuild is pending gets the article shell, which loads it from the API.
+ * An article address without a page of its own: an old slug, or a post's address in the other
+ * language, redirects to the post's address; a post published while the rebuild is pending gets
+ * its language's article shell, which loads it from the API; an unknown slug the shell's 404.
  */
-function blogArticleFallback(posts: PublishedPosts): SiteFallback {
+export function blogArticleFallback(posts: PublishedPosts): SiteFallback {
   return async (urlPath) => {
-    const match = /^\/blog\/([^/]+)$/.exec(urlPath);
-    if (!match) return null;
-    let slug: string;
-    try {
-      slug = decodeURIComponent(match[1]!);
-    } catch {
-      return null;
+    const address = articleAddress(urlPath);
+    if (!address) return null;
+    const found = await posts.resolveSlug(address.slug);
+    const shell = `${blogPath(address.locale).slice(1)}/article-shell.html`;
+    if (found.published) {
+      if (found.published.locale === address.locale) return { file: shell, status: 200 };
+      return { redirect: postPath(address.slug, found.published.locale) };
     }
-    const found = await posts.resolveSlug(slug);
-    if (found.redirectTo) return { redirect: `/blog/${encodeURIComponent(found.redirectTo)}` };
-    return { file: 'blog/article-shell.html', status: found.published ? 200 : 404 };
+    if (found.redirectTo)
+      return { redirect: postPath(found.redirectTo.slug, found.redirectTo.locale) };
+    return { file: shell, status: 404 };
   };
 }

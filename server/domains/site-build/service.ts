@@ -9,7 +9,6 @@ import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { forEachLimited } from '../../core/concurrency.ts';
 import {
-  articlePageFile,
   buildArticlePages,
   linkOrCopy,
   readArticleIndex,
@@ -219,7 +218,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
       { release: id, rendered: result.rendered, reused: result.reused },
       `article pages: ${result.rendered} rendered, ${result.reused} unchanged`,
     );
-    const pageFiles = new Set(Object.keys(result.index.pages).map(articlePageFile));
+    const pageFiles = new Set(Object.keys(result.index.pages));
     return { scriptHashes: result.index.scriptHashes, pageFiles, rendered: result.rendered };
   }
 
@@ -258,7 +257,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     outDir: string,
     id: string,
   ): Promise<ReleaseContent | null> {
-    const oldPages = new Set(Object.keys(live.index?.pages ?? {}).map(articlePageFile));
+    const oldPages = new Set(Object.keys(live.index?.pages ?? {}));
     const kept = live.manifest.files.filter((file) => !oldPages.has(file));
     for (const folder of new Set(kept.map((file) => path.posix.dirname(file)))) {
       await mkdir(path.join(outDir, folder), { recursive: true });

@@ -3,8 +3,14 @@
  * preview"): 'New Article' or 'Edit Article', the fields, and Cancel / Save.
  */
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import type { AdminPost, PostInput, PostStatus } from '../../../server/contracts/blog.ts';
+import type {
+  AdminPost,
+  PostInput,
+  PostLocale,
+  PostStatus,
+} from '../../../server/contracts/blog.ts';
 import {
+  blogPath,
   POST_EXCERPT_MAX as EXCERPT_MAX,
   POST_META_DESCRIPTION_MAX as META_DESCRIPTION_MAX,
   POST_META_TITLE_MAX as META_TITLE_MAX,
@@ -15,8 +21,10 @@ import * as icons from '../../lib/icons/index.ts';
 import BlogField from './BlogField.tsx';
 import FeaturedImage from './FeaturedImage.tsx';
 import { MAX_UPLOAD_MB, imageFileProblem } from './image-file.ts';
+import LanguageFields from './LanguageFields.tsx';
 import type { ArticleEditor } from './quill-setup.ts';
 import RichTextEditor from './RichTextEditor.tsx';
+import { useSlugify } from './use-slugify.ts';
 import Icon from '../shared/Icon.tsx';
 
 const STATUS_OPTIONS: { value: PostStatus; label: string }[] = [
@@ -30,19 +38,24 @@ interface PostForm {
   excerpt: string;
   featuredImage: string;
   status: PostStatus;
+  locale: PostLocale;
+  /** The id of the post this one translates, or '' for none. */
+  translationOf: string;
   metaTitle: string;
   metaDescription: string;
   /** As typed: comma-separated. */
   tags: string;
 }
 
-/** Spec 3: editor defaults are empty strings, status draft, tags empty. */
+/** Spec 3: editor defaults are empty strings, status draft, tags empty; English, no original. */
 function formFor(post: AdminPost | null): PostForm {
   return {
     title: post?.title ?? '',
     excerpt: post?.excerpt ?? '',
     featuredImage: post?.featured_image ?? '',
     status: post?.status ?? 'draft',
+    locale: post?.locale ?? 'en',
+    translationOf: post?.translation_of ?? '',
     metaTitle: post?.meta_title ?? '',
     metaDescription: post?.meta_description ?? '',
     tags: (post?.tags ?? []).join(', '),
@@ -62,36 +75,17 @@ export function parseTags(value: string): string[] {
   return tags;
 }
 
-type Slugify = (title: string) => string;
-
-/**
- * The shared slug rule (shared/slug.ts), loaded with the editor: only this view needs it.
- */
-function useSlugify(): Slugify | null {
-  const [slugify, setSlugify] = useState<{ fn: Slugify } | null>(null);
-  useEffect(() => {
-    let active = true;
-    import('../../../shared/slug.ts')
-      .then((module) => {
-        if (active) setSlugify({ fn: module.slugify });
-      })
-      .catch((error: unknown) => console.error('[blog-admin] slug rule failed to load', error));
-    return () => {
-      active = false;
-    };
-  }, []);
-  return slugify?.fn ?? null;
-}
-
 interface PostEditorProps {
   /** The post being edited, or null for a new one. */
   post: AdminPost | null;
+  /** The list's posts: the originals a translation may name. */
+  posts: readonly AdminPost[];
   /** Saved: the server's message. The parent closes the editor and reloads the list. */
   onSaved: (message: string) => void;
   onClose: () => void;
 }
 
-export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) {
+export default function PostEditor({ post, posts, onSaved, onClose }: PostEditorProps) {
   const [form, setForm] = useState<PostForm>(() => formFor(post));
   const [contentEmpty, setContentEmpty] = useState(true);
   const [editorReady, setEditorReady] = useState(false);
@@ -112,6 +106,7 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
     contentHint: `${uid}-content-hint`,
     metaTitle: `${uid}-meta-title`,
     status: `${uid}-status`,
+    language: `${uid}-lang`,
     metaDescription: `${uid}-meta-description`,
     tags: `${uid}-tags`,
     tagsHint: `${uid}-tags-hint`,
@@ -163,6 +158,9 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
       excerpt: form.excerpt.trim(),
       featured_image: form.featuredImage || null,
       status: form.status,
+      // Both always sent: a new post gets them, an update keeps them as shown.
+      locale: form.locale,
+      translation_of: form.translationOf || null,
       meta_title: form.metaTitle.trim() || null,
       meta_description: form.metaDescription.trim() || null,
       tags: parseTags(form.tags),
@@ -179,7 +177,8 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
   };
 
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
-  const slugPreview = `${origin}/blog/${slugify ? slugify(form.title) : '…'}`;
+  // The post's address follows its language: /blog/… in English, /zh/blog/… in Chinese.
+  const slugPreview = `${origin}${blogPath(form.locale)}/${slugify ? slugify(form.title) : '…'}`;
 
   const saveHint = saving
     ? 'Saving…'
@@ -293,6 +292,17 @@ export default function PostEditor({ post, onSaved, onClose }: PostEditorProps) 
               ))}
             </select>
           </BlogField>
+
+          <LanguageFields
+            id={ids.language}
+            posts={posts}
+            selfId={post?.id ?? null}
+            locale={form.locale}
+            translationOf={form.translationOf}
+            onChange={(locale, translationOf) =>
+              setForm((current) => ({ ...current, locale, translationOf }))
+            }
+          />
 
           <FeaturedImage
             id={ids.featured}

@@ -1,10 +1,13 @@
 /**
- * 'Article List' (spec 2 "Blog management"): Title with the excerpt beneath, Status badge,
- * Views, Created Time and Actions. Below 640 px each row becomes a card (CSS only).
+ * 'Article List' (spec 2 "Blog management"): Title with its language, the excerpt and what it
+ * translates beneath (issue 21), Status badge, Views, Created Time and Actions. Below 720 px each
+ * row becomes a card (CSS only).
  */
-import type { AdminPost, PostStatus } from '../../../server/contracts/blog.ts';
+import type { AdminPost, PostLocale, PostStatus } from '../../../server/contracts/blog.ts';
+import { postPath } from '../../../shared/blog.ts';
 import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
+import { LANGUAGE_LABELS, translationsOf } from './post-language.ts';
 
 const STATUS_LABELS: Record<PostStatus, string> = {
   draft: 'Draft',
@@ -20,6 +23,46 @@ export function statusLabel(status: PostStatus): string {
 function createdDate(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleDateString();
+}
+
+/** 'EN' / '中文', read as 'Language: Chinese' (the short mark alone says little when heard). */
+function LanguageBadge({ locale }: { locale: PostLocale }) {
+  const label = LANGUAGE_LABELS[locale] ?? { short: locale, name: locale };
+  return (
+    <span className="lang-badge" data-testid="blog-admin-language">
+      <span aria-hidden="true" lang={locale}>
+        {label.short}
+      </span>
+      <span className="sr-only">Language: {label.name}</span>
+    </span>
+  );
+}
+
+/** Under the title: the original a translation translates, or an original's translations. */
+function TranslationNote({ post, posts }: { post: AdminPost; posts: readonly AdminPost[] }) {
+  if (post.translation_of) {
+    const original = posts.find((other) => other.id === post.translation_of);
+    return (
+      <span className="blog-admin-table__translation" data-testid="blog-admin-translation">
+        Translation of{' '}
+        {original ? (
+          <>
+            “<span lang={original.locale}>{original.title || 'Untitled'}</span>”
+          </>
+        ) : (
+          'a post not in the list'
+        )}
+      </span>
+    );
+  }
+  const translations = translationsOf(posts, post.id);
+  if (translations.length === 0) return null;
+  return (
+    <span className="blog-admin-table__translation" data-testid="blog-admin-translation">
+      Translated into{' '}
+      {[...new Set(translations.map((other) => LANGUAGE_LABELS[other.locale]?.name))].join(', ')}
+    </span>
+  );
 }
 
 interface PostListProps {
@@ -122,10 +165,15 @@ export default function PostList({
                   className={deleting ? 'is-deleting' : undefined}
                 >
                   <td role="cell" className="blog-admin-table__title">
-                    <span className="blog-admin-table__name">{title}</span>
+                    <span className="blog-admin-table__name">
+                      <LanguageBadge locale={post.locale} /> <span lang={post.locale}>{title}</span>
+                    </span>
                     {post.excerpt && (
-                      <span className="blog-admin-table__excerpt">{post.excerpt}</span>
+                      <span className="blog-admin-table__excerpt" lang={post.locale}>
+                        {post.excerpt}
+                      </span>
                     )}
+                    <TranslationNote post={post} posts={posts} />
                   </td>
                   <td role="cell" data-label="Status">
                     <span className={`badge status-badge--${post.status}`}>
@@ -140,6 +188,17 @@ export default function PostList({
                   </td>
                   <td role="cell" className="is-actions">
                     <div className="blog-admin-table__actions">
+                      {post.status === 'published' && (
+                        // Its address in its own language: /blog/… or /zh/blog/….
+                        <a
+                          className="btn btn-ghost btn-sm"
+                          href={postPath(post.slug, post.locale)}
+                          aria-label={`View “${title}”`}
+                        >
+                          <Icon icon={icons.eye} />
+                          View
+                        </a>
+                      )}
                       <button
                         type="button"
                         className="btn btn-secondary btn-sm"

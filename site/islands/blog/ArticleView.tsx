@@ -1,17 +1,23 @@
 /**
- * One article (spec 2 "Blog article", loaded state). The single markup for both routes: the
- * pre-rendered /blog/{slug} renders it to static HTML at build time (no JavaScript), and the
+ * One article (spec 2 "Blog article", loaded state) in the page's language (issue 21: English
+ * posts on /blog/{slug}, Chinese ones on /zh/blog/{slug}). The single markup for both routes: the
+ * pre-rendered article page renders it to static HTML at build time (no JavaScript), and the
  * article shell renders it in the browser for posts that have no page yet.
  */
 import type { ReactNode } from 'react';
 import type { PostDetail } from '../../../server/contracts/blog.ts';
-import { BACK_TO_BLOG, BLOG_PATH, publishedDate, viewsLabel, wasUpdated } from '../../lib/blog.ts';
+import { localizePath, type Locale } from '../../i18n/locales.ts';
+import * as m from '../../i18n/messages.ts';
+import { blogPath, publishedDate, viewsLabel, wasUpdated } from '../../lib/blog.ts';
 import { postDateMarkup } from '../../lib/post-dates.ts';
 import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
+import ArticleTranslations from './ArticleTranslations.tsx';
 
 interface ArticleViewProps {
   post: PostDetail;
+  /** The page's language: the post's own (its address says which). */
+  locale: Locale;
   /** The view counter; the static page passes the live island here (an Astro slot). */
   views?: ReactNode;
   /**
@@ -21,17 +27,24 @@ interface ArticleViewProps {
   timeZone?: string;
 }
 
-export function BackToBlog() {
+export function BackToBlog({ locale }: { locale: Locale }) {
   return (
-    <a className="btn btn-primary blog-back" href={BLOG_PATH}>
+    <a className="btn btn-primary blog-back" href={blogPath(locale)}>
       <Icon icon={icons.arrowLeft} />
-      {BACK_TO_BLOG}
+      {m.blog_back_to_blog(locale)}
     </a>
   );
 }
 
-function DateItem({ label, value, timeZone }: { label: string; value: string; timeZone?: string }) {
-  const date = postDateMarkup(value, timeZone);
+interface DateItemProps {
+  label: string;
+  value: string;
+  locale: Locale;
+  timeZone?: string;
+}
+
+function DateItem({ label, value, locale, timeZone }: DateItemProps) {
+  const date = postDateMarkup(value, timeZone, locale);
   return (
     <div className="article-meta__item">
       <span className="article-meta__label">{label}</span>
@@ -48,17 +61,17 @@ function DateItem({ label, value, timeZone }: { label: string; value: string; ti
   );
 }
 
-export default function ArticleView({ post, views, timeZone }: ArticleViewProps) {
+export default function ArticleView({ post, locale, views, timeZone }: ArticleViewProps) {
   const published = publishedDate(post);
   return (
     <article className="blog-article">
-      <nav className="breadcrumb" aria-label="Breadcrumb">
+      <nav className="breadcrumb" aria-label={m.blog_breadcrumb_label(locale)}>
         <ol>
           <li>
-            <a href="/">Home</a>
+            <a href={localizePath('/', locale)}>{m.blog_breadcrumb_home(locale)}</a>
           </li>
           <li>
-            <a href={BLOG_PATH}>Blog</a>
+            <a href={blogPath(locale)}>{m.blog_title(locale)}</a>
           </li>
           <li>
             <span aria-current="page">{post.title}</span>
@@ -82,20 +95,32 @@ export default function ArticleView({ post, views, timeZone }: ArticleViewProps)
               />
             )}
             <div>
-              <span className="article-meta__label">Author</span>
+              <span className="article-meta__label">{m.blog_author(locale)}</span>
               <span className="article-meta__value">{post.author_name}</span>
             </div>
           </div>
-          <DateItem label="Published" value={published} timeZone={timeZone} />
+          <DateItem
+            label={m.blog_published(locale)}
+            value={published}
+            locale={locale}
+            timeZone={timeZone}
+          />
           {wasUpdated(post) && (
-            <DateItem label="Updated" value={post.updated_at} timeZone={timeZone} />
+            <DateItem
+              label={m.blog_updated(locale)}
+              value={post.updated_at}
+              locale={locale}
+              timeZone={timeZone}
+            />
           )}
           <div className="article-meta__item article-meta__views">
             <Icon icon={icons.eye} />
-            {views ?? <span>{viewsLabel(post.view_count)}</span>}
+            {views ?? <span>{viewsLabel(post.view_count, locale)}</span>}
           </div>
         </div>
       </header>
+
+      <ArticleTranslations locale={locale} translations={post.translations} />
 
       {post.featured_image && (
         <figure className="article-figure">
@@ -114,7 +139,7 @@ export default function ArticleView({ post, views, timeZone }: ArticleViewProps)
 
       {post.tags.length > 0 && (
         <section className="article-tags" aria-labelledby="article-tags-title">
-          <h2 id="article-tags-title">Tags</h2>
+          <h2 id="article-tags-title">{m.blog_tags(locale)}</h2>
           <ul role="list">
             {post.tags.map((tag) => (
               <li key={tag}>#{tag}</li>
@@ -124,7 +149,7 @@ export default function ArticleView({ post, views, timeZone }: ArticleViewProps)
       )}
 
       <footer className="article-footer">
-        <BackToBlog />
+        <BackToBlog locale={locale} />
       </footer>
     </article>
   );

@@ -1,13 +1,15 @@
 /**
- * '{n} views' on an article (spec 2). Starts from the count in the page, then counts this visit
+ * '{n} views' on an article (spec 2; '{n} 次浏览' on a Chinese one). Starts from the count in the page, then counts this visit
  * once per browser session (POST …/view) or, on a repeat visit, reads the current count.
  */
 import { useEffect, useState } from 'react';
 import { countPostView, getPublishedPost } from '../../lib/api/blog.ts';
+import type { Locale } from '../../i18n/locales.ts';
 import { viewsLabel } from '../../lib/blog.ts';
 
 interface ViewCountProps {
   slug: string;
+  locale: Locale;
   /** The count known when the page was made (the snapshot, or the shell's fetch). */
   initial: number;
   /** `initial` was just read from the API: a repeat visit needs no second read. */
@@ -32,7 +34,7 @@ function markViewed(slug: string): void {
   }
 }
 
-export default function ViewCount({ slug, initial, fresh = false }: ViewCountProps) {
+export default function ViewCount({ slug, locale, initial, fresh = false }: ViewCountProps) {
   const [count, setCount] = useState(initial);
 
   useEffect(() => {
@@ -55,5 +57,5 @@ export default function ViewCount({ slug, initial, fresh = false }: ViewCountPro
     return () => controller.abort();
   }, [slug, fresh]);
 
-  return <span className="view-count">{viewsLabel(count)}</span>;
+  return <span className="view-count">{viewsLabel(count, locale)}</span>;
 }

@@ -22,6 +22,8 @@ import UserMenu from './UserMenu.tsx';
 interface HeaderProps {
   /** Path of the current page, to mark the active link without reading `location` at build time. */
   path?: string;
+  /** Where the language switch leads (BaseLayout: this page in the other language, or null). */
+  languageHref?: string | null;
 }
 
 /** Spec 9: scroll threshold 50 px. */
@@ -41,7 +43,7 @@ function useScrolledPastThreshold(): boolean {
   );
 }
 
-export default function Header({ path }: HeaderProps) {
+export default function Header({ path, languageHref }: HeaderProps) {
   const ready = useHydratedStore($authReady);
   const storedUser = useHydratedStore($user);
   const token = useHydratedStore($authToken);
@@ -69,7 +71,7 @@ export default function Header({ path }: HeaderProps) {
           <NavMenu path={path} user={user} locale={locale} />
 
           <div className="site-header__account">
-            <LanguageLink path={path} locale={locale} className="site-header__language" />
+            <LanguageLink href={languageHref} locale={locale} className="site-header__language" />
             {!ready ? (
               // Neutral until the stored session is known, so signed-in users never see Login flash.
               <span className="account-placeholder" aria-hidden="true" />
@@ -115,6 +117,7 @@ export default function Header({ path }: HeaderProps) {
         open={menuOpen}
         onClose={closeMenu}
         path={path}
+        languageHref={languageHref}
         ready={ready}
         user={user}
         credits={credits}

@@ -19,6 +19,7 @@ interface MobileMenuProps {
   open: boolean;
   onClose: () => void;
   path?: string;
+  languageHref?: string | null;
   ready: boolean;
   user: PublicUser | null;
   credits: number;
@@ -68,6 +69,7 @@ export default function MobileMenu({
   open,
   onClose,
   path,
+  languageHref,
   ready,
   user,
   credits,
@@ -142,7 +144,7 @@ export default function MobileMenu({
             {trailingLinks(ready ? user : null, locale).map(({ href, label }) => link(href, label))}
           </ul>
         </nav>
-        <LanguageLink path={path} locale={locale} className="mobile-menu__language" />
+        <LanguageLink href={languageHref} locale={locale} className="mobile-menu__language" />
         {ready && (
           <div className="mobile-menu__footer">
             {user ? (
