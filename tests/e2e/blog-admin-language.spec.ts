@@ -185,13 +185,18 @@ test('a translation of a post that is now in the same language shows the serverâ
   });
   expect(moved.ok()).toBe(true);
 
-  const dialog = page.waitForEvent('dialog');
+  // The alert is answered by the handler as it opens (awaiting it from the test could hang).
+  const alerts: string[] = [];
+  page.on('dialog', (alert) => {
+    alerts.push(alert.message());
+    void alert.accept();
+  });
   await page.getByTestId('blog-save').click();
-  const alert = await dialog;
-  expect(alert.message()).toBe(
-    'Save failed: A translation must be in another language than the article it translates. Change the language or choose another article.',
-  );
-  await alert.accept();
+  await expect
+    .poll(() => alerts)
+    .toEqual([
+      'Save failed: A translation must be in another language than the article it translates. Change the language or choose another article.',
+    ]);
   // Nothing is lost: the editor stays open with the choice, ready for another try.
   await expect(editor.getByRole('heading', { name: 'New Article' })).toBeVisible();
   await expect(editor.getByLabel('Language', { exact: true })).toHaveValue('zh-CN');

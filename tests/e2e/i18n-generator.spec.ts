@@ -6,7 +6,11 @@ import {
   signInWithCredits,
   uniqueEmail,
 } from '../helpers/browser.ts';
-import { expectChineseAndFitting, expectLanguageLinks } from '../helpers/i18n.ts';
+import {
+  expectChineseAndFitting,
+  expectLanguageLinks,
+  screenshotIfAsked,
+} from '../helpers/i18n.ts';
 
 /**
  * Issue 21: the generator in Chinese at /zh/text-to-veo3-video, walked at 390 px by a Chinese
@@ -87,6 +91,7 @@ test.describe('the generator in Chinese at 390 px, for a Chinese browser', () =>
     await expect(page.getByTestId('result-video')).toHaveAttribute('aria-label', '你生成的视频');
     await expect(page.getByTestId('download-button')).toHaveText('下载');
     await expect(page.getByTestId('generate-new')).toHaveText('再生成一个');
+    await screenshotIfAsked(page, 'generated');
     // The video is kept in the Chinese history page.
     await expect(panel.getByRole('link', { name: '历史记录' })).toHaveAttribute(
       'href',

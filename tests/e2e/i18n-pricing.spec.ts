@@ -1,6 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInThroughApi, uniqueEmail } from '../helpers/browser.ts';
-import { latinWordsLeft, overflowing, expectLanguageLinks } from '../helpers/i18n.ts';
+import {
+  expectLanguageLinks,
+  latinWordsLeft,
+  overflowing,
+  screenshotIfAsked,
+} from '../helpers/i18n.ts';
 
 /**
  * Issue 21: /pricing in Chinese at /zh/pricing, on a phone with a Chinese browser. Signed out:
@@ -144,6 +149,7 @@ test.describe('/zh/pricing at 390 px, for a Chinese browser', () => {
     await expect(dialog).toContainText('一次性购买 · 330 积分，永不过期');
     await expect(dialog).toContainText('US$19.90');
     await expect(dialog).toContainText('正在创建安全结账会话…');
+    await screenshotIfAsked(page, 'payment-dialog');
     await noEnglish(page, '[data-testid="payment-dialog"]');
     expect(await overflowing(page)).toEqual([]);
     // The buyer is to come back to the Chinese page.
@@ -159,6 +165,7 @@ test.describe('/zh/pricing at 390 px, for a Chinese browser', () => {
     await expect(page.getByTestId('header-credits')).toHaveAttribute('aria-label', '330 积分');
     await expect(page).toHaveURL(/\/zh\/pricing$/); // the query is gone
     await expect(page.getByTestId('pricing-credits')).toContainText('你的余额：330 积分');
+    await screenshotIfAsked(page, 'paid');
     await noEnglish(page);
     expect(await overflowing(page)).toEqual([]);
     await page.unroute('**/api/stripe/create-payment-intent');

@@ -1,6 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { uniqueEmail } from '../helpers/browser.ts';
-import { latinWordsLeft, overflowing, expectLanguageLinks } from '../helpers/i18n.ts';
+import {
+  expectLanguageLinks,
+  latinWordsLeft,
+  overflowing,
+  screenshotIfAsked,
+} from '../helpers/i18n.ts';
 
 /**
  * Issue 21 (first pages): the home page, sign-in and the legal pages exist in Chinese under /zh,
@@ -49,6 +54,7 @@ test.describe('Chinese pages at 390 px, for a Chinese browser', () => {
     // Pages in Chinese are linked in Chinese (the blog too: /zh/blog lists the Chinese posts).
     await expect(menu.getByRole('link', { name: '价格' })).toHaveAttribute('href', '/zh/pricing');
     await expect(menu.getByRole('link', { name: '博客' })).toHaveAttribute('href', '/zh/blog');
+    await screenshotIfAsked(page, 'signed-in-menu');
     expect(await latinWordsLeft(page)).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@
  * Checks of a page in Chinese (issue 21): no English left in what a person reads, nothing wider
  * than the screen. Shared by the tests/e2e/i18n*.spec.ts walks.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
 /** Latin words a Chinese page may show: names, formats, and the switch back to English. */
@@ -65,4 +67,18 @@ export async function expectLanguageLinks(
     'href',
     new URL(current, baseURL).href,
   );
+}
+
+/** Where the Chinese walks put their screenshots (with SCREENSHOTS=1). */
+export const WALK_SHOTS_DIR = path.resolve('.test-output/screenshots/zh-walks');
+
+/**
+ * With SCREENSHOTS=1, a screenshot of the screen as it is now, named after the step, for the
+ * note's "what a person sees" (the walks run the same either way).
+ */
+export async function screenshotIfAsked(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOTS !== '1') return;
+  mkdirSync(WALK_SHOTS_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: path.join(WALK_SHOTS_DIR, `${name}-${width}.png`) });
 }
