@@ -3,12 +3,11 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { postPath } from './shared/blog.ts';
 import { SERVER_PATH_PREFIXES } from './shared/server-paths.ts';
 import { alternatesOf } from './site/i18n/locales.ts';
 import { articleAlternates } from './site/lib/blog.ts';
+import { postsSnapshotFile } from './site/lib/posts-snapshot-file.ts';
 
 const site = JSON.parse(readFileSync(new URL('./content/site.json', import.meta.url), 'utf8'));
 
@@ -30,11 +29,9 @@ function apiProxy(target) {
  * @returns {import('./server/contracts/blog.ts').PostsSnapshot['posts']}
  */
 function snapshotPosts() {
-  const file = process.env.BLOG_SNAPSHOT_PATH || 'data/site/posts-snapshot.json';
   try {
-    const parsed = JSON.parse(
-      readFileSync(path.resolve(fileURLToPath(new URL('.', import.meta.url)), file), 'utf8'),
-    );
+    const file = postsSnapshotFile(new URL('.', import.meta.url));
+    const parsed = JSON.parse(readFileSync(file, 'utf8'));
     return Array.isArray(parsed.posts) ? parsed.posts : [];
   } catch {
     return [];

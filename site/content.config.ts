@@ -6,23 +6,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineCollection } from 'astro:content';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
 import type { PostsSnapshot } from '../server/contracts/blog.ts';
 import { LOCALES } from '../shared/locales.ts';
-
-/** Where the server writes the snapshot when BLOG_SNAPSHOT_PATH is not set (project root). */
-const DEFAULT_SNAPSHOT = 'data/site/posts-snapshot.json';
-
-function snapshotFile(root: URL): string {
-  return path.resolve(fileURLToPath(root), process.env.BLOG_SNAPSHOT_PATH || DEFAULT_SNAPSHOT);
-}
+import { postsSnapshotFile } from './lib/posts-snapshot-file.ts';
 
 /** The snapshot, or null when there is none yet (a fresh install has no posts). */
 async function readSnapshot({ config, logger }: LoaderContext): Promise<PostsSnapshot | null> {
-  const file = snapshotFile(config.root);
+  const file = postsSnapshotFile(config.root);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -126,7 +119,7 @@ const postsLoader: Loader = {
     };
     await sync();
     // `astro dev`: reload when the server writes a new snapshot.
-    const file = snapshotFile(config.root);
+    const file = postsSnapshotFile(config.root);
     watcher?.add(file);
     watcher?.on('change', (changedPath) => {
       if (path.resolve(changedPath) === file) void sync();
