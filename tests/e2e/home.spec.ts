@@ -31,7 +31,7 @@ test.describe('home gallery', () => {
       'Talk Show',
       'Other',
     ]);
-    await expect(visibleFrames(page)).toHaveCount(8);
+    await expect(visibleCards(page)).toHaveCount(8);
     await expect(filters(page).getByRole('button', { name: 'All' })).toHaveAttribute(
       'aria-pressed',
       'true',
@@ -39,7 +39,7 @@ test.describe('home gallery', () => {
 
     const more = galleryRegion(page).getByRole('button', { name: 'More Videos' });
     await more.click();
-    await expect(visibleFrames(page)).toHaveCount(12);
+    await expect(visibleCards(page)).toHaveCount(12);
     await expect(galleryRegion(page).getByRole('status')).toHaveText('Showing 12 of 30 videos');
 
     for (const category of ['Product', 'Talk Show', 'Animation']) {
@@ -70,6 +70,7 @@ test.describe('home gallery', () => {
     page,
   }) => {
     await page.goto('/');
+    await visibleCards(page).first().scrollIntoViewIfNeeded();
     const first = visibleFrames(page).first();
     await expect(first).toHaveAttribute('loading', 'lazy');
     await expect(first).toHaveAttribute('title', `${gallery[0]!.title} by ${gallery[0]!.creator}`);
@@ -77,21 +78,59 @@ test.describe('home gallery', () => {
     expect(box?.height).toBe(550);
   });
 
-  test('only shown cards have frames: the hidden ones wait in <noscript> until first shown', async ({
-    page,
-  }) => {
-    await page.goto('/');
-    // Every frame in the markup is a browsing context set up while parsing, even a lazy one.
-    await expect(galleryRegion(page).locator('iframe')).toHaveCount(8);
-    await galleryRegion(page).getByRole('button', { name: 'More Videos' }).click();
-    await expect(galleryRegion(page).locator('iframe')).toHaveCount(12);
-    await expect(visibleFrames(page)).toHaveCount(12);
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    test('a shown card gets its frame as it nears the viewport; hidden cards get none', async ({
+      page,
+    }) => {
+      // Every frame in the markup is a browsing context set up while parsing, even a lazy one:
+      // the first screen (the hero) loads with none, and each is built on the way down.
+      await page.goto('/');
+      await page.waitForFunction(() => customElements.get('video-gallery') !== undefined);
+      const cards = visibleCards(page);
+      await expect(cards).toHaveCount(8);
+      await expect(cards.nth(7).locator('iframe')).toHaveCount(0);
+      await expect(cards.nth(7)).toHaveAttribute('data-waiting', '');
+      for (let i = 0; i < 8; i++) {
+        await cards.nth(i).scrollIntoViewIfNeeded();
+        await expect(cards.nth(i).locator('iframe')).toHaveCount(1);
+      }
+      await expect(galleryRegion(page).locator('iframe')).toHaveCount(8);
+      await galleryRegion(page).getByRole('button', { name: 'More Videos' }).click();
+      await expect(cards).toHaveCount(12);
+      await cards.nth(11).scrollIntoViewIfNeeded();
+      await expect(galleryRegion(page).locator('iframe')).toHaveCount(12);
+      await expect(visibleFrames(page)).toHaveCount(12);
+    });
+
+    test('the 3 s loading fallback counts from when the frame is built', async ({ page }) => {
+      const { id } = gallery[7]!;
+      // Hold the eighth card's embed page forever.
+      await page.route(`**/embed/${id}`, () => new Promise<void>(() => {}));
+      await page.goto('/');
+      const card = visibleCards(page).nth(7);
+      const fallback = card.locator('.gallery__fallback');
+      await expect(card).toHaveAttribute('data-waiting', '');
+      // Longer than the 3 s since the page was shown: a card far down still says it is loading.
+      await page.waitForTimeout(3_500);
+      await expect(fallback).toBeAttached();
+      expect(await fallback.evaluate((el) => getComputedStyle(el).visibility)).toBe('visible');
+      await card.scrollIntoViewIfNeeded();
+      await expect(card.locator('iframe')).toHaveCount(1);
+      await expect(card).not.toHaveAttribute('data-waiting');
+      await expect(fallback).toBeVisible();
+      await expect(fallback).toContainText('Loading video');
+      await expect(fallback).toBeHidden({ timeout: 4_000 });
+      await expect(card).not.toHaveAttribute('data-loaded');
+    });
   });
 
   test('the loading fallback hides when the frame loads', async ({ page }) => {
     await page.goto('/');
     const card = galleryRegion(page).locator('li[data-category]').first();
-    // The frames are lazy: bring the first one into view, and allow a slow machine its time.
+    // The frames are built near the viewport: bring the first one into view, and allow a slow
+    // machine its time.
     await card.scrollIntoViewIfNeeded();
     await expect(card).toHaveAttribute('data-loaded', '', { timeout: 15_000 });
     await expect(card.locator('.gallery__fallback')).toBeHidden();
@@ -101,9 +140,11 @@ test.describe('home gallery', () => {
     const { id } = gallery[1]!;
     // Hold the second card's embed page forever.
     await page.route(`**/embed/${id}`, () => new Promise<void>(() => {}));
-    const started = Date.now();
     await page.goto('/', { waitUntil: 'domcontentloaded' });
     const card = galleryRegion(page).locator('li[data-category]').nth(1);
+    const started = Date.now();
+    await card.scrollIntoViewIfNeeded();
+    await expect(card.locator('iframe')).toHaveCount(1);
     const fallback = card.locator('.gallery__fallback');
     if (Date.now() - started < 2_000) await expect(fallback).toBeVisible();
     await expect(fallback).toContainText('Loading video');
@@ -202,6 +243,7 @@ test('a clip still rendering shows a poster, then a note instead of a broken pla
 
 test('the home page frames its embed pages (same-origin framing is allowed)', async ({ page }) => {
   await page.goto('/');
+  await galleryRegion(page).locator('li[data-category]').first().scrollIntoViewIfNeeded();
   const frame = page.frameLocator(`iframe[src="/embed/${gallery[0]!.id}"]`);
   await expect(frame.locator('video')).toHaveAttribute('poster', `/samples/${gallery[0]!.id}.jpg`);
 });

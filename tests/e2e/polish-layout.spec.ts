@@ -117,9 +117,12 @@ test.describe('home gallery frames', () => {
       const { id } = gallery[0]!;
       // Hold the first card's embed page forever.
       await page.route(`**/embed/${id}`, () => new Promise<void>(() => {}));
-      const started = Date.now();
       await page.goto('/', { waitUntil: 'domcontentloaded' });
       const card = galleryCards(page).first();
+      // Its frame is built as the card nears the viewport; the 3 s count from then.
+      await card.scrollIntoViewIfNeeded();
+      await expect(card.locator('iframe')).toHaveCount(1);
+      const started = Date.now();
       const fallback = card.locator('.gallery__fallback');
       await expect(fallback).toContainText('Loading video');
       if (Date.now() - started < 2_000) {

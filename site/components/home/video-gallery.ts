@@ -1,6 +1,7 @@
 /**
- * The home gallery's custom element (<video-gallery>, Gallery.astro): the category filter and
- * 'More Videos' over the server-rendered cards, with the pure rules of site/lib/gallery.ts.
+ * The home gallery's custom element (<video-gallery>, Gallery.astro): builds each shown card's
+ * frame as the card nears the viewport, and adds the category filter and 'More Videos' over the
+ * server-rendered cards, with the pure rules of site/lib/gallery.ts.
  */
 import {
   FILTER_RESET_VISIBLE,
@@ -20,14 +21,24 @@ interface Card {
 }
 
 /**
+ * How far outside the viewport a shown card's frame is built: about a third of a phone's screen
+ * ahead of the scroll, so the frame has started loading when the card comes into view, while the
+ * first screen (the hero) loads with no frame at all.
+ */
+const FRAME_MARGIN = '300px 0px';
+
+/**
  * A card's frame kept in <noscript> (with scripting on, its content is text) becomes a real
- * frame the first time the card is shown. The markup is this page's own, rendered at build.
+ * frame. The markup is this page's own, rendered at build.
  */
 function materializeFrame(card: HTMLElement) {
   const deferred = card.querySelector('noscript.gallery__deferred');
-  if (!deferred) return;
-  deferred.insertAdjacentHTML('afterend', deferred.textContent ?? '');
-  deferred.remove();
+  if (deferred) {
+    deferred.insertAdjacentHTML('afterend', deferred.textContent ?? '');
+    deferred.remove();
+  }
+  // The loading fallback's 3 s start now (Gallery.astro's styles).
+  delete card.dataset.waiting;
 }
 
 /** Filter and 'More Videos' over the server-rendered cards; toggles `hidden`. */
@@ -36,15 +47,33 @@ class VideoGallery extends HTMLElement {
   #filter: GalleryFilter = 'All';
   #count = INITIAL_VISIBLE;
 
+  /** Builds the frame of a shown card that nears the viewport (a hidden card never intersects). */
+  #frames = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        this.#frames.unobserve(entry.target);
+        materializeFrame(entry.target as HTMLElement);
+      }
+    },
+    { rootMargin: FRAME_MARGIN },
+  );
+
   connectedCallback() {
     this.#cards = [...this.querySelectorAll<HTMLElement>('.gallery__card')].map((element) => ({
       category: element.dataset.category as GalleryCategory,
       element,
     }));
+    for (const { element } of this.#cards) {
+      if (!element.querySelector('noscript.gallery__deferred')) continue;
+      element.dataset.waiting = '';
+      this.#frames.observe(element);
+    }
     this.addEventListener('click', this.#onClick);
   }
 
   disconnectedCallback() {
+    this.#frames.disconnect();
     this.removeEventListener('click', this.#onClick);
   }
 
@@ -67,7 +96,6 @@ class VideoGallery extends HTMLElement {
     const shown = new Set(visibleEntries(this.#cards, this.#filter, this.#count));
     for (const card of this.#cards) {
       card.element.hidden = !shown.has(card);
-      if (!card.element.hidden) materializeFrame(card.element);
     }
     for (const button of this.querySelectorAll<HTMLButtonElement>('[data-filter]')) {
       button.setAttribute('aria-pressed', String(button.dataset.filter === this.#filter));
