@@ -10,7 +10,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import gallery from '../../content/gallery.json' with { type: 'json' };
 import home from '../../content/home.json' with { type: 'json' };
-import { settle } from './site-pages.ts';
+import { scrollThrough, settle } from './site-pages.ts';
 
 const SHOTS_DIR = path.resolve('.test-output/screenshots/polish');
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -21,17 +21,6 @@ async function saveScreenshot(page: Page, name: string, fullPage = true) {
   const file = path.join(SHOTS_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage });
   await test.info().attach(name, { path: file, contentType: 'image/png' });
-}
-
-/** Scrolls through the page once so lazy frames and images load, then back to the top. */
-async function scrollThrough(page: Page) {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
-      scrollTo(0, y);
-      await new Promise((resolve) => setTimeout(resolve, 40));
-    }
-    scrollTo(0, 0);
-  });
 }
 
 const galleryRegion = (page: Page) => page.getByRole('region', { name: 'Made with Veo3 Studio' });

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { islandReady, signInWithCredits } from '../helpers/browser.ts';
-import { GENERATOR_PATH, settle } from './site-pages.ts';
+import { GENERATOR_PATH, scrollThrough, settle } from './site-pages.ts';
 
 const OUT_DIR = path.resolve('.test-output/screenshots/flows');
 const VIEWPORT = { width: 390, height: 844 };
@@ -30,6 +30,7 @@ test('public views, full length', async ({ page }) => {
   ] as const) {
     await page.goto(pagePath);
     await settle(page);
+    await scrollThrough(page);
     await page.screenshot({ path: shot(name), fullPage: true });
   }
 });
@@ -50,6 +51,7 @@ test.describe('for a Chinese browser', () => {
     ] as const) {
       await page.goto(pagePath);
       await settle(page);
+      await scrollThrough(page);
       await page.screenshot({ path: shot(name), fullPage: true });
     }
   });

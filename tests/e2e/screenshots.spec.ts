@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from '@playwright/test';
-import { SIGNED_OUT_PAGES, pageName, publicPaths, settle } from './site-pages.ts';
+import { SIGNED_OUT_PAGES, pageName, publicPaths, scrollThrough, settle } from './site-pages.ts';
 
 const OUT_DIR = path.resolve('.test-output/screenshots');
 
@@ -29,14 +29,8 @@ for (const viewport of [
         await test.step(pagePath, async () => {
           await page.goto(pagePath);
           await settle(page);
-          // Scroll through once so `client:visible` islands and lazy images below the fold load.
-          await page.evaluate(async () => {
-            for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
-              scrollTo(0, y);
-              await new Promise((resolve) => setTimeout(resolve, 60));
-            }
-            scrollTo(0, 0);
-          });
+          // Once through, so `client:visible` islands, lazy images and gallery frames load.
+          await scrollThrough(page);
           await settle(page);
           const file = `${pageName(pagePath)}-${viewport.width}.png`;
           await page.screenshot({ path: path.join(OUT_DIR, file), fullPage: true });

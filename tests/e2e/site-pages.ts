@@ -121,3 +121,17 @@ export const E2E_READY_SAMPLES: readonly string[] = [gallery[0]!.id, ...landingS
 
 /** The e2e server's own sample cache (relative to the project): only E2E_READY_SAMPLES are in it. */
 export const E2E_SAMPLE_CACHE_DIR = 'node_modules/.cache/veo3-e2e-samples';
+
+/**
+ * Scrolls through the page once so lazy frames and images load (the home gallery builds a frame
+ * as its card nears the viewport), then back to the top: before a full-page screenshot.
+ */
+export async function scrollThrough(page: Page) {
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
+      scrollTo(0, y);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    scrollTo(0, 0);
+  });
+}
