@@ -1,12 +1,14 @@
 /**
  * Accessibility (issue 6 "Tests that must exist"): axe-core on every public page (from the
- * sitemap) and on the private pages a signed-out visitor sees, at desktop and phone widths.
+ * sitemap), on the private pages a signed-out visitor sees and on the gallery's embed page, at
+ * desktop and phone widths.
  * Serious and critical violations fail; the message lists each one with where it is. The
  * phone-width walk also checks that every page fits 390 px without sideways scrolling (one visit
  * per page for both: the walks are the longest tests of the suite).
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import gallery from '../../content/gallery.json' with { type: 'json' };
 import { SIGNED_OUT_PAGES, publicPaths, settle } from './site-pages.ts';
 
 test.setTimeout(420_000);
@@ -14,6 +16,12 @@ test.setTimeout(420_000);
 type Result = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
 
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
+
+/**
+ * The page the home gallery frames (one template for every clip). It is not in the sitemap, and
+ * the home page builds its frames only as the cards near the screen, so the walk visits it itself.
+ */
+const FRAMED_PAGE = `/embed/${gallery[0]!.id}`;
 
 /** One violation as a few readable lines: rule, impact, help link and the first elements. */
 function describe(path: string, violation: Result): string {
@@ -81,7 +89,7 @@ for (const viewport of [
         ? 'no page has a serious or critical axe violation, and every page fits the screen without sideways scrolling'
         : 'no page has a serious or critical axe violation';
     test(title, async ({ page, request }) => {
-      const paths = [...(await publicPaths(request)), ...SIGNED_OUT_PAGES];
+      const paths = [...(await publicPaths(request)), ...SIGNED_OUT_PAGES, FRAMED_PAGE];
       const report: string[] = [];
       for (const path of paths) {
         await test.step(path, async () => {
