@@ -108,17 +108,23 @@ test.describe('home gallery', () => {
       const { id } = gallery[7]!;
       // Hold the eighth card's embed page forever.
       await page.route(`**/embed/${id}`, () => new Promise<void>(() => {}));
-      await page.goto('/');
+      await page.goto('/', { waitUntil: 'domcontentloaded' });
+      await page.waitForFunction(() => customElements.get('video-gallery') !== undefined);
       const card = visibleCards(page).nth(7);
       const fallback = card.locator('.gallery__fallback');
       await expect(card).toHaveAttribute('data-waiting', '');
-      // Longer than the 3 s since the page was shown: a card far down still says it is loading.
-      await page.waitForTimeout(3_500);
-      await expect(fallback).toBeAttached();
-      expect(await fallback.evaluate((el) => getComputedStyle(el).visibility)).toBe('visible');
+      // A card far down says it is loading, with no 3 s count running yet: the fallback's
+      // hiding animation is off until the frame exists.
+      const fallbackStyle = () =>
+        fallback.evaluate((el) => {
+          const style = getComputedStyle(el);
+          return { animation: style.animationName, visibility: style.visibility };
+        });
+      expect(await fallbackStyle()).toEqual({ animation: 'none', visibility: 'visible' });
       await card.scrollIntoViewIfNeeded();
       await expect(card.locator('iframe')).toHaveCount(1);
       await expect(card).not.toHaveAttribute('data-waiting');
+      expect((await fallbackStyle()).animation).not.toBe('none');
       await expect(fallback).toBeVisible();
       await expect(fallback).toContainText('Loading video');
       await expect(fallback).toBeHidden({ timeout: 4_000 });
