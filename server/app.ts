@@ -25,7 +25,7 @@ import { blogPlugin } from './domains/blog/plugin.ts';
 import { creditsPlugin } from './domains/credits/plugin.ts';
 import { dataApiPlugin } from './domains/data-api/plugin.ts';
 import { emptyLiveRelease, siteBuildPlugin, sitePlugin } from './domains/site-build/plugin.ts';
-import { videoPlugin } from './domains/video/plugin.ts';
+import { PROVIDER_METRICS_LABELS as providerLabels, videoPlugin } from './domains/video/plugin.ts';
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = createServer(config, deps.logStream);
@@ -43,7 +43,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First of the rest: every route registered after it must declare its access level.
   await app.register(accessPlugin);
   // Next: its onResponse hook times every later route.
-  await app.register(metricsPlugin, { token: config.metrics.token, metrics });
+  await app.register(metricsPlugin, { token: config.metrics.token, metrics, providerLabels });
   await app.register(errorsPlugin);
   await app.register(mediaStorePlugin, { config, store: deps.mediaStore });
   const inlineScriptHashes = () => release.inlineScriptHashes;

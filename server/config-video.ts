@@ -5,10 +5,14 @@
  * a malformed route, an unknown provider or a route without its credentials stops the start,
  * naming the variable to fix.
  */
-import { Type, type Static } from 'typebox';
-
-export const PROVIDER_NAMES = ['local', 'fal', 'replicate', 'vertex', 'gemini'] as const;
-export type VideoProviderName = (typeof PROVIDER_NAMES)[number];
+import { Type, type Static, type TObject } from 'typebox';
+import { providerEnv } from './domains/video/providers/descriptor.ts';
+import {
+  PROVIDER_NAMES,
+  PROVIDERS,
+  providerByName,
+  type VideoProviderName,
+} from './domains/video/providers/index.ts';
 
 export interface RouteEntry {
   provider: VideoProviderName;
@@ -16,25 +20,21 @@ export interface RouteEntry {
   model: string;
 }
 
+/**
+ * Every variable the providers declare (providers/<name>/index.ts), all strings. Typed as no
+ * keys: only each provider's descriptor reads its own, by name (providerEnv), so the rest of the
+ * config keeps its exact types.
+ */
+const ProviderEnvSchema = Object.fromEntries(
+  PROVIDERS.flatMap((p) => p.env.map((v) => [v.name, Type.String({ default: v.default })])),
+) as Record<never, never>;
+
 export const VideoEnvSchema = {
   VIDEO_ROUTE_TEXT: Type.String({ default: 'local:local' }),
   VIDEO_ROUTE_IMAGE: Type.String({ default: 'local:local' }),
   /** Public origin providers POST completion webhooks to (default PUBLIC_SITE_URL in production). */
   VIDEO_WEBHOOK_BASE: Type.String({ default: '' }),
-  FAL_KEY: Type.String({ default: '' }),
-  FAL_QUEUE_URL: Type.String({ default: 'https://queue.fal.run' }),
-  FAL_JWKS_URL: Type.String({ default: 'https://rest.alpha.fal.ai/.well-known/jwks.json' }),
-  REPLICATE_API_TOKEN: Type.String({ default: '' }),
-  REPLICATE_API_URL: Type.String({ default: 'https://api.replicate.com/v1' }),
-  REPLICATE_WEBHOOK_SECRET: Type.String({ default: '' }),
-  GOOGLE_CLOUD_PROJECT: Type.String({ default: '' }),
-  GOOGLE_CLOUD_LOCATION: Type.String({ default: 'us-central1' }),
-  GOOGLE_APPLICATION_CREDENTIALS: Type.String({ default: '' }),
-  VERTEX_API_URL: Type.String({ default: '' }),
-  VERTEX_STORAGE_URL: Type.String({ default: 'https://storage.googleapis.com' }),
-  VERTEX_OUTPUT_GCS_URI: Type.String({ default: '' }),
-  GEMINI_API_KEY: Type.String({ default: '' }),
-  GEMINI_API_BASE: Type.String({ default: 'https://generativelanguage.googleapis.com' }),
+  ...ProviderEnvSchema,
   VIDEO_DEADLINE_MINUTES: Type.Integer({ minimum: 1, maximum: 24 * 60, default: 20 }),
   VIDEO_WORKER: Type.Union([Type.Literal('inline'), Type.Literal('off')], { default: 'inline' }),
   VIDEO_WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
@@ -43,27 +43,19 @@ export const VideoEnvSchema = {
   /** Submit failures in a row after which a provider is skipped for VIDEO_BREAKER_SECONDS. */
   VIDEO_BREAKER_FAILURES: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
   VIDEO_BREAKER_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 120 }),
-  LOCAL_RENDER_FAIL_PATTERN: Type.String({ default: '' }),
 };
 
-const VideoEnv = Type.Object(VideoEnvSchema);
-type VideoEnv = Static<typeof VideoEnv>;
+type VideoEnv = Static<TObject<typeof VideoEnvSchema>>;
 
 export interface VideoConfig {
   routes: { text: RouteEntry[]; image: RouteEntry[] };
   /** Origin for webhook URLs; null: poll only. */
   webhookBase: string | null;
-  fal: { key: string; queueUrl: string; jwksUrl: string };
-  replicate: { token: string; apiUrl: string; webhookSecret: string | null };
-  vertex: {
-    project: string;
-    location: string;
-    keyFile: string | null;
-    apiUrl: string | null;
-    storageUrl: string;
-    outputGcsUri: string | null;
-  };
-  gemini: { apiKey: string; apiBase: string };
+  /**
+   * Each provider's settings, parsed by its descriptor from its own variables (opaque here:
+   * only the descriptor's `configured` and `create` read them).
+   */
+  providers: Record<VideoProviderName, unknown>;
   deadlineMs: number;
   /** inline: `npm start` runs the worker in-process; off: only `npm run worker` does. */
   worker: 'inline' | 'off';
@@ -74,34 +66,10 @@ export interface VideoConfig {
   /** Pause between status checks of a job; 0: the provider's default. */
   pollMs: number;
   breaker: { failures: number; openMs: number };
-  /** Local renderer only: prompts matching this fail on purpose, to try the failure path. */
-  localFailPattern: RegExp | null;
 }
 
-/** What each provider needs, by variable name (start-up names the first one missing). */
-const CREDENTIALS: Record<VideoProviderName, (env: VideoEnv) => Array<[string, string]>> = {
-  local: () => [],
-  fal: (env) => [['FAL_KEY', env.FAL_KEY]],
-  replicate: (env) => [['REPLICATE_API_TOKEN', env.REPLICATE_API_TOKEN]],
-  vertex: (env) => [
-    ['GOOGLE_CLOUD_PROJECT', env.GOOGLE_CLOUD_PROJECT],
-    ['GOOGLE_CLOUD_LOCATION', env.GOOGLE_CLOUD_LOCATION],
-    ['GOOGLE_APPLICATION_CREDENTIALS', env.GOOGLE_APPLICATION_CREDENTIALS],
-  ],
-  gemini: (env) => [['GEMINI_API_KEY', env.GEMINI_API_KEY]],
-};
-
-/** Model ids as each provider spells them; anything else is a typo caught at start. */
-const MODEL_ID: Record<VideoProviderName, RegExp> = {
-  local: /^local$/,
-  fal: /^[a-z0-9][\w.-]*(\/[\w.-]+)+$/i,
-  replicate: /^[a-z0-9][\w.-]*\/[\w.-]+(:[0-9a-f]{64})?$/i,
-  vertex: /^[a-z0-9][a-z0-9.-]*$/,
-  gemini: /^[a-z0-9][a-z0-9.-]*$/,
-};
-
 /** Parses one route variable; throws a message naming it and the bad entry. */
-export function parseRoute(variable: string, value: string): RouteEntry[] {
+function parseRoute(variable: string, value: string): RouteEntry[] {
   const entries = value
     .split(',')
     .map((e) => e.trim())
@@ -124,8 +92,9 @@ export function parseRoute(variable: string, value: string): RouteEntry[] {
         `${variable}: unknown provider "${provider}" in "${entry}". Use one of ${PROVIDER_NAMES.join(', ')}.`,
       );
     }
-    const name = provider as VideoProviderName;
-    if (!MODEL_ID[name].test(model)) {
+    const descriptor = providerByName(provider)!;
+    const { name } = descriptor;
+    if (!descriptor.isModelId(model)) {
       throw new Error(`${variable}: "${model}" is not a ${name} model id (in "${entry}").`);
     }
     if (seen.has(entry)) throw new Error(`${variable}: "${entry}" is listed twice.`);
@@ -147,8 +116,10 @@ export function videoConfig(env: VideoEnv, fallbackWebhookBase: string | null): 
     ['VIDEO_ROUTE_IMAGE', routes.image],
   ] as const) {
     for (const { provider } of route) {
-      for (const [name, value] of CREDENTIALS[provider](env)) {
-        if (!value.trim()) {
+      const descriptor = providerByName(provider)!;
+      const own = providerEnv(descriptor, env);
+      for (const name of descriptor.requires) {
+        if (!own[name]!.trim()) {
           throw new Error(`${variable} routes to ${provider}, which needs ${name}. Set ${name}.`);
         }
       }
@@ -157,34 +128,15 @@ export function videoConfig(env: VideoEnv, fallbackWebhookBase: string | null): 
   return {
     routes,
     webhookBase: env.VIDEO_WEBHOOK_BASE ? trimSlash(env.VIDEO_WEBHOOK_BASE) : fallbackWebhookBase,
-    fal: {
-      key: env.FAL_KEY,
-      queueUrl: trimSlash(env.FAL_QUEUE_URL),
-      jwksUrl: env.FAL_JWKS_URL,
-    },
-    replicate: {
-      token: env.REPLICATE_API_TOKEN,
-      apiUrl: trimSlash(env.REPLICATE_API_URL),
-      webhookSecret: env.REPLICATE_WEBHOOK_SECRET || null,
-    },
-    vertex: {
-      project: env.GOOGLE_CLOUD_PROJECT,
-      location: env.GOOGLE_CLOUD_LOCATION,
-      keyFile: env.GOOGLE_APPLICATION_CREDENTIALS || null,
-      apiUrl: env.VERTEX_API_URL ? trimSlash(env.VERTEX_API_URL) : null,
-      storageUrl: trimSlash(env.VERTEX_STORAGE_URL),
-      outputGcsUri: env.VERTEX_OUTPUT_GCS_URI || null,
-    },
-    gemini: { apiKey: env.GEMINI_API_KEY, apiBase: trimSlash(env.GEMINI_API_BASE) },
+    providers: Object.fromEntries(
+      PROVIDERS.map((p) => [p.name, p.settings(providerEnv(p, env))]),
+    ) as Record<VideoProviderName, unknown>,
     deadlineMs: env.VIDEO_DEADLINE_MINUTES * 60_000,
     worker: env.VIDEO_WORKER,
     concurrency: env.VIDEO_WORKER_CONCURRENCY,
     leaseMs: env.VIDEO_LEASE_SECONDS * 1000,
     pollMs: env.VIDEO_POLL_MS,
     breaker: { failures: env.VIDEO_BREAKER_FAILURES, openMs: env.VIDEO_BREAKER_SECONDS * 1000 },
-    localFailPattern: env.LOCAL_RENDER_FAIL_PATTERN
-      ? new RegExp(env.LOCAL_RENDER_FAIL_PATTERN)
-      : null,
   };
 }
 
@@ -195,5 +147,17 @@ export const routedProviders = (video: VideoConfig): Set<VideoProviderName> =>
 /** "fal (fal-ai/veo3.1), vertex (…)" for start-up lines. */
 export const describeRoute = (route: RouteEntry[]): string =>
   route
-    .map((e) => (e.provider === 'local' ? 'local (ffmpeg renderer)' : `${e.provider} (${e.model})`))
+    .map((e) => providerByName(e.provider)?.describe(e.model) ?? `${e.provider} (${e.model})`)
     .join(' → ');
+
+/** "fal, replicate, vertex or gemini": the providers production may route to. */
+const HOSTED = PROVIDERS.filter((p) => !p.localOnly)
+  .map((p) => p.name)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
+
+/** Why production refuses this route (it names a local-only provider), or null. */
+export function localOnlyRefusal(route: RouteEntry[]): string | null {
+  const local = route.map((e) => providerByName(e.provider)!).find((p) => p.localOnly);
+  return local ? `the ${local.title} (${local.name}) is local-only: route to ${HOSTED}` : null;
+}

@@ -9,7 +9,13 @@ import { Value } from 'typebox/value';
 import site from '../content/site.json' with { type: 'json' };
 import pkg from '../package.json' with { type: 'json' };
 import { scaleConfig, ScaleEnvSchema, type ScaleConfig } from './config-scale.ts';
-import { describeRoute, VideoEnvSchema, videoConfig, type VideoConfig } from './config-video.ts';
+import {
+  describeRoute,
+  localOnlyRefusal,
+  VideoEnvSchema,
+  videoConfig,
+  type VideoConfig,
+} from './config-video.ts';
 
 const EnvSchema = Type.Object({
   NODE_ENV: Type.Union(
@@ -346,12 +352,8 @@ function assertProductionReady(config: Config, env: Env): void {
     ['VIDEO_ROUTE_TEXT', config.video.routes.text],
     ['VIDEO_ROUTE_IMAGE', config.video.routes.image],
   ] as const) {
-    if (route.some((entry) => entry.provider === 'local')) {
-      missing.push([
-        variable,
-        'the ffmpeg renderer (local) is local-only: route to fal, replicate, vertex or gemini',
-      ]);
-    }
+    const refusal = localOnlyRefusal(route);
+    if (refusal) missing.push([variable, refusal]);
   }
   if (!config.stripe) {
     missing.push(['STRIPE_SECRET_KEY', 'the local checkout is local-only']);

@@ -13,8 +13,8 @@ import { createServer, type Server } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { PROVIDER_NAMES } from '../config-video.ts';
 import { unauthorized } from './errors.ts';
+import { msg } from './api-messages.ts';
 
 /** Generation takes seconds locally and minutes at a hosted Veo: buckets span both. */
 const GENERATION_BUCKETS = [5, 15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800];
@@ -85,15 +85,19 @@ export function createMetrics(opts: { processMetrics?: boolean } = {}) {
   };
 }
 
-/** The worker's hook (WorkerOptions.metrics): counts each task once, where it finishes. */
-export function videoTaskMetrics(metrics: Metrics) {
+/**
+ * The worker's hook (WorkerOptions.metrics): counts each task once, where it finishes. `labels`
+ * maps a provider name to its metric label (the video domain's registry; core knows no provider):
+ * a name it lacks (a test double) is its own label.
+ */
+export function videoTaskMetrics(metrics: Metrics, labels: ReadonlyMap<string, string>) {
   return {
     onFinished(
       task: { provider: string; createdAt: Date },
       outcome: 'completed' | 'failed',
       failureKind?: string,
     ) {
-      const { provider } = task;
+      const provider = labels.get(task.provider) ?? task.provider;
       metrics.tasksFinished.inc({ provider, outcome, failure_kind: failureKind ?? '' });
       if (outcome === 'completed') {
         const seconds = (Date.now() - task.createdAt.getTime()) / 1000;
@@ -115,17 +119,21 @@ export function siteBuildMetrics(metrics: Metrics) {
  * A webhook delivery, counted when answered: a 2xx means verified and committed (Stripe's handler
  * answers after its transaction; a video one after the task was nudged), anything else failed.
  * The provider comes from the route, or from its :provider parameter only when it names one of
- * ours: the parameter is the caller's text, and each label value is a series kept forever.
+ * ours (`providerLabels`, from the video domain): the parameter is the caller's text, and each
+ * label value is a series kept forever.
  */
-function countWebhook(metrics: Metrics, request: FastifyRequest, status: number): void {
+function countWebhook(
+  metrics: Metrics,
+  providerLabels: ReadonlyMap<string, string>,
+  request: FastifyRequest,
+  status: number,
+): void {
   const route = request.routeOptions;
   if (route.config.access !== 'webhook') return;
   const named = (request.params as { provider?: unknown } | undefined)?.provider;
   const provider = route.url?.startsWith('/api/stripe/')
     ? 'stripe'
-    : (PROVIDER_NAMES as readonly unknown[]).includes(named)
-      ? String(named)
-      : 'unknown';
+    : ((typeof named === 'string' ? providerLabels.get(named) : undefined) ?? 'unknown');
   const outcome = status >= 200 && status < 300 ? 'processed' : 'failed';
   metrics.webhookEvents.inc({ provider, outcome });
 }
@@ -160,8 +168,16 @@ declare module 'fastify' {
  * make a series per task), and registers GET /metrics when a token is configured.
  */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance, opts: { token: string | null; metrics: Metrics }) => {
-    const { token, metrics } = opts;
+  async (
+    app: FastifyInstance,
+    opts: {
+      token: string | null;
+      metrics: Metrics;
+      /** Webhook :provider name → metric label (the video providers' registry). */
+      providerLabels: ReadonlyMap<string, string>;
+    },
+  ) => {
+    const { token, metrics, providerLabels } = opts;
     app.decorate('metrics', metrics);
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unmatched';
@@ -169,7 +185,7 @@ export const metricsPlugin = fp(
         { method: request.method, route, status: String(reply.statusCode) },
         reply.elapsedTime / 1000,
       );
-      countWebhook(metrics, request, reply.statusCode);
+      countWebhook(metrics, providerLabels, request, reply.statusCode);
     });
     if (!token) return;
     app.get(
@@ -180,7 +196,7 @@ export const metricsPlugin = fp(
         const header = request.headers.authorization ?? '';
         const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
         if (!presented || !tokenMatches(presented, token)) {
-          throw unauthorized('A valid metrics token is required.', 'INVALID_METRICS_TOKEN');
+          throw unauthorized(msg('metrics.token_required'), 'INVALID_METRICS_TOKEN');
         }
         return reply
           .header('content-type', metrics.registry.contentType)

@@ -11,7 +11,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
-import { FAILURE_MESSAGES, TASK_MESSAGES } from '../../server/domains/video/messages.ts';
+import {
+  failureMessage,
+  TASK_MESSAGES,
+  type FailureKind,
+} from '../../server/domains/video/messages.ts';
+import { PROVIDERS, providerByName } from '../../server/domains/video/providers/index.ts';
 import type { VideoProvider } from '../../server/domains/video/providers/types.ts';
 import { startFalFake } from '../fakes/fal/index.ts';
 import { startGeminiFake } from '../fakes/gemini/index.ts';
@@ -32,13 +37,26 @@ import {
 import { expectCreditsInvariant } from '../helpers/credits-invariant.ts';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { VIDEO_COST } from '../../shared/video.ts';
 
+/** A failed task's English error_message, as the refund of VIDEO_COST credits reads. */
+const failed = (kind: FailureKind) => failureMessage(kind)(VIDEO_COST).render('en');
+
+/** One row per hosted provider in PROVIDERS (a test below fails on one without its row). */
 const FAKES: Record<string, () => Promise<VideoProviderFake>> = {
   fal: () => startFalFake(),
   replicate: () => startReplicateFake(),
   vertex: () => startVertexFake(),
   gemini: () => startGeminiFake(),
 };
+
+it('has a row for every hosted provider PROVIDERS registers', () => {
+  const hosted = PROVIDERS.filter((p) => !p.localOnly).map((p) => p.name);
+  expect(Object.keys(FAKES)).toEqual(hosted);
+});
+
+/** What the descriptor says the adapter does (the suite checks it does). */
+const capabilities = (name: string) => providerByName(name)!.capabilities;
 
 const cases = databaseKinds.flatMap((kind) =>
   Object.keys(FAKES).map((provider) => [provider, kind] as const),
@@ -160,7 +178,7 @@ describe.each(cases)('%s adapter on %s', (name, kind) => {
     const id = await submit(ann.token, prompt);
     await drainQueue(t.database.db, worker({ withBackup: true }));
     const s = await status(ann.token, id);
-    expect(s).toMatchObject({ status: 'failed', error_message: FAILURE_MESSAGES.content_policy });
+    expect(s).toMatchObject({ status: 'failed', error_message: failed('content_policy') });
     expect(backup.submits.size).toBe(0);
     const r = await row(id);
     expect(r.failure_kind).toBe('content_policy');
@@ -174,7 +192,7 @@ describe.each(cases)('%s adapter on %s', (name, kind) => {
     const id = await submit(ann.token, prompt);
     await drainQueue(t.database.db, worker());
     const s = await status(ann.token, id);
-    expect(s).toMatchObject({ status: 'failed', error_message: FAILURE_MESSAGES.provider });
+    expect(s).toMatchObject({ status: 'failed', error_message: failed('provider') });
     expect((await row(id)).failure_kind).toBe('provider');
     expect(jobsFor(prompt)).toHaveLength(1);
     expect(await balanceOf(ann.token)).toBe(17);
@@ -201,7 +219,7 @@ describe.each(cases)('%s adapter on %s', (name, kind) => {
     expect(await w.processNext()).toBe(true);
     const waiting = await status(ann.token, id);
     expect(waiting.status).toBe('pending');
-    expect(waiting.status_message).toBe(`${TASK_MESSAGES.busy} ${TASK_MESSAGES.queuedAt(1)}.`);
+    expect(waiting.status_message).toBe(TASK_MESSAGES.busyQueuedAt(1).render('en'));
     // Not re-claimed while the provider's wait runs: nothing is due.
     expect(await w.processNext()).toBe(false);
     const r = await row(id);
@@ -249,8 +267,8 @@ describe.each(cases)('%s adapter on %s', (name, kind) => {
     );
     await drainQueue(t.database.db, w);
     const s = await status(ann.token, id);
-    expect(s).toMatchObject({ status: 'failed', error_message: FAILURE_MESSAGES.deadline });
-    if (CANCELS[name]) expect(jobsFor(prompt)[0]!.canceled).toBe(true);
+    expect(s).toMatchObject({ status: 'failed', error_message: failed('deadline') });
+    expect(jobsFor(prompt)[0]!.canceled).toBe(capabilities(name).cancel);
     expect(await balanceOf(ann.token)).toBe(17);
   });
 
@@ -267,12 +285,12 @@ describe.each(cases)('%s adapter on %s', (name, kind) => {
     }
     expect(await status(ann.token, id)).toMatchObject({
       status: 'failed',
-      error_message: FAILURE_MESSAGES.result,
+      error_message: failed('result'),
     });
     expect(await balanceOf(ann.token)).toBe(17);
   });
 
-  it.runIf(name === 'fal' || name === 'replicate')(
+  it.runIf(capabilities(name).webhooks)(
     'webhooks: a good signature checks the job at once; a bad or replayed one changes nothing',
     async () => {
       const ann = await customer();
@@ -328,11 +346,3 @@ describe.each(cases)('%s adapter on %s', (name, kind) => {
     (await t.app.inject({ url: '/api/credits/balance', headers: bearer(token) })).json().data
       .total_credits as number;
 });
-
-/** Providers whose API can stop a job (Vertex's Veo operations cannot be cancelled). */
-const CANCELS: Record<string, boolean> = {
-  fal: true,
-  replicate: true,
-  vertex: false,
-  gemini: true,
-};

@@ -8,8 +8,11 @@ import { describe, expect, it } from 'vitest';
 import {
   imageModeVideoGraph,
   textModeVideoGraph,
-} from '../../server/domains/video/providers/render/video-graph.ts';
-import { HEIGHT, sceneFromPrompt } from '../../server/domains/video/providers/render/scene.ts';
+} from '../../server/domains/video/providers/local/render/video-graph.ts';
+import {
+  HEIGHT,
+  sceneFromPrompt,
+} from '../../server/domains/video/providers/local/render/scene.ts';
 
 const FONT_SIZE = 38;
 const BOX_BORDER = 10;

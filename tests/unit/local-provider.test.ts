@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalVideoProvider } from '../../server/domains/video/providers/local.ts';
+import { createLocalVideoProvider } from '../../server/domains/video/providers/local/adapter.ts';
 
 describe('local video provider', () => {
   let dir: string;

@@ -20,16 +20,16 @@ import {
   ffmpegPath,
   renderLocalVideo,
   SAMPLE_RATE,
-} from '../../server/domains/video/providers/local-renderer.ts';
-import type { RenderRequest } from '../../server/domains/video/providers/local-renderer.ts';
+} from '../../server/domains/video/providers/local/renderer.ts';
+import type { RenderRequest } from '../../server/domains/video/providers/local/renderer.ts';
 import {
   captionLines,
   sanitizeCaption,
-} from '../../server/domains/video/providers/render/caption.ts';
+} from '../../server/domains/video/providers/local/render/caption.ts';
 import {
   escapeGraphText,
   escapeOptionValue,
-} from '../../server/domains/video/providers/render/filtergraph.ts';
+} from '../../server/domains/video/providers/local/render/filtergraph.ts';
 
 /** Every ffmpeg the renderer starts, with its arguments, caption files and stderr. */
 const spawned = vi.hoisted(

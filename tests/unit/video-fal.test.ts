@@ -1,5 +1,5 @@
 /**
- * The fal.ai adapter (server/domains/video/providers/fal.ts) against tests/fakes/fal/: real HTTP,
+ * The fal.ai adapter (server/domains/video/providers/fal/adapter.ts) against tests/fakes/fal/: real HTTP,
  * fal's queue wire format, its error bodies, its CDN on another origin and its signed webhooks.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VideoProviderError } from '../../server/domains/video/providers/errors.ts';
-import { createFalProvider } from '../../server/domains/video/providers/fal.ts';
+import { createFalProvider } from '../../server/domains/video/providers/fal/adapter.ts';
 import type { RetryPolicy } from '../../server/domains/video/providers/http.ts';
 import type { VideoJobInput, VideoProvider } from '../../server/domains/video/providers/types.ts';
 import { startFalFake, type FalFake } from '../fakes/fal/index.ts';

@@ -1,5 +1,5 @@
 /**
- * The Replicate adapter (server/domains/video/providers/replicate.ts) against its fake
+ * The Replicate adapter (server/domains/video/providers/replicate/adapter.ts) against its fake
  * (tests/fakes/replicate/: real HTTP, Replicate's wire format, a second origin for outputs).
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VideoProviderError } from '../../server/domains/video/providers/errors.ts';
 import type { RetryPolicy } from '../../server/domains/video/providers/http.ts';
-import { createReplicateProvider } from '../../server/domains/video/providers/replicate.ts';
+import { createReplicateProvider } from '../../server/domains/video/providers/replicate/adapter.ts';
 import { parseReplicateError } from '../../server/domains/video/providers/replicate/wire.ts';
 import type { VideoJobInput, WebhookNotice } from '../../server/domains/video/providers/types.ts';
 import { startReplicateFake, type ReplicateFake } from '../fakes/replicate/index.ts';

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VideoProviderError } from '../../server/domains/video/providers/errors.ts';
 import type { RetryPolicy } from '../../server/domains/video/providers/http.ts';
 import type { VideoJobInput, VideoProvider } from '../../server/domains/video/providers/types.ts';
-import { createVertexProvider } from '../../server/domains/video/providers/vertex.ts';
+import { createVertexProvider } from '../../server/domains/video/providers/vertex/adapter.ts';
 import { FAILURE_MESSAGE, RAI_REASON, startVertexFake } from '../fakes/vertex/index.ts';
 import type { VertexFake } from '../fakes/vertex/index.ts';
 import { testVideo } from '../fakes/video/test-video.ts';

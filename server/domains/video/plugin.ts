@@ -19,6 +19,9 @@ import { addQueueGauges } from './queue-metrics.ts';
 import { videoReadiness } from './readiness.ts';
 import { videoWebhookRoutes } from './webhook-routes.ts';
 
+/** Webhook :provider name → metric label, for core's metrics plugin (core knows no provider). */
+export { PROVIDER_METRICS_LABELS } from './providers/index.ts';
+
 declare module 'fastify' {
   interface FastifyInstance {
     videoProviders: Record<string, VideoProvider>;

@@ -4,71 +4,35 @@
  * and so does every other provider whose credentials are set: a job accepted before a route
  * change is still followed to its end.
  */
-import path from 'node:path';
 import type { MediaStore } from '../../core/media-store/types.ts';
 import type { Config } from '../../config.ts';
-import { routedProviders, type VideoProviderName } from '../../config-video.ts';
+import { routedProviders } from '../../config-video.ts';
 import type { Db } from '../../core/db.ts';
 import { videoTaskMetrics, type Metrics } from '../../core/metrics.ts';
 import { createVideoMedia } from './media.ts';
-import { createFalProvider } from './providers/fal.ts';
-import { createGeminiProvider } from './providers/gemini.ts';
-import { createLocalVideoProvider } from './providers/local.ts';
-import { createReplicateProvider } from './providers/replicate.ts';
+import { PROVIDER_METRICS_LABELS, PROVIDERS, providerByName } from './providers/index.ts';
 import type { VideoProvider } from './providers/types.ts';
-import { createVertexProvider } from './providers/vertex.ts';
 import { createVideoWorker, type Logger } from './worker.ts';
-
-/** Each provider's adapter from config, or null when its credentials are not set. */
-const BUILDERS: Record<VideoProviderName, (config: Config) => VideoProvider | null> = {
-  local: (config) =>
-    createLocalVideoProvider({
-      jobsDir: path.join(config.dataDir, 'jobs'),
-      failPattern: config.video.localFailPattern,
-    }),
-  fal: ({ video: { fal } }) =>
-    fal.key
-      ? createFalProvider({ key: fal.key, queueUrl: fal.queueUrl, jwksUrl: fal.jwksUrl })
-      : null,
-  replicate: ({ video: { replicate } }) =>
-    replicate.token
-      ? createReplicateProvider({
-          token: replicate.token,
-          apiUrl: replicate.apiUrl,
-          ...(replicate.webhookSecret ? { webhookSecret: replicate.webhookSecret } : {}),
-        })
-      : null,
-  vertex: ({ video: { vertex } }) =>
-    vertex.project && vertex.keyFile
-      ? createVertexProvider({
-          project: vertex.project,
-          location: vertex.location,
-          keyFile: vertex.keyFile,
-          storageUrl: vertex.storageUrl,
-          ...(vertex.apiUrl ? { apiUrl: vertex.apiUrl } : {}),
-          ...(vertex.outputGcsUri ? { outputGcsUri: vertex.outputGcsUri } : {}),
-        })
-      : null,
-  gemini: ({ video: { gemini } }) =>
-    gemini.apiKey ? createGeminiProvider({ apiKey: gemini.apiKey, apiBase: gemini.apiBase }) : null,
-};
 
 /** The adapters by provider name: every routed one (config checked their credentials) and any other that is configured. */
 export function createConfiguredProviders(config: Config): Record<string, VideoProvider> {
   const routed = routedProviders(config.video);
   const providers: Record<string, VideoProvider> = {};
-  for (const name of Object.keys(BUILDERS) as VideoProviderName[]) {
-    if (name === 'local' && !routed.has('local')) continue;
-    const adapter = BUILDERS[name](config);
-    if (adapter) providers[name] = adapter;
+  for (const descriptor of PROVIDERS) {
+    const settings = config.video.providers[descriptor.name];
+    if (routed.has(descriptor.name) || descriptor.configured(settings)) {
+      providers[descriptor.name] = descriptor.create(settings, { dataDir: config.dataDir });
+    }
   }
   return providers;
 }
 
 /** Default pause between two status checks: the local renderer takes seconds, Veo minutes. */
-export function pollIntervalFor(config: Config) {
+function pollIntervalFor(config: Config) {
   return (provider: string) =>
-    config.video.pollMs || (provider === 'local' ? 300 : config.video.webhookBase ? 15_000 : 5000);
+    config.video.pollMs ||
+    providerByName(provider)?.pollMs ||
+    (config.video.webhookBase ? 15_000 : 5000);
 }
 
 export function createConfiguredWorker(
@@ -79,7 +43,10 @@ export function createConfiguredWorker(
   providers = createConfiguredProviders(config),
   metrics?: Metrics,
 ) {
-  const localOnly = [...routedProviders(config.video)].every((p) => p === 'local');
+  // The slowest routed provider sets the queue's estimate.
+  const expectedMs = Math.max(
+    ...[...routedProviders(config.video)].map((p) => providerByName(p)!.expectedMs),
+  );
   return createVideoWorker({
     db,
     providers,
@@ -89,9 +56,9 @@ export function createConfiguredWorker(
     concurrency: config.video.concurrency,
     leaseMs: config.video.leaseMs,
     pollIntervalMs: pollIntervalFor(config),
-    expectedMs: localOnly ? 8000 : 3 * 60_000,
+    expectedMs,
     webhookBase: config.video.webhookBase,
     breaker: config.video.breaker,
-    ...(metrics ? { metrics: videoTaskMetrics(metrics) } : {}),
+    ...(metrics ? { metrics: videoTaskMetrics(metrics, PROVIDER_METRICS_LABELS) } : {}),
   });
 }

@@ -1,6 +1,6 @@
 /**
  * A local fal.ai that speaks the queue API's wire format over real HTTP, so the production
- * adapter (server/domains/video/providers/fal.ts) is what tests exercise:
+ * adapter (server/domains/video/providers/fal/adapter.ts) is what tests exercise:
  * - the queue (queue.ts): `POST /{endpoint id}` for the current Veo 3.1 endpoints only (404 for
  *   others), 401 without the key; status, result and cancel under `/{owner}/{alias}/requests/{id}`
  *   without the endpoint's sub-path; IN_QUEUE (with queue_position) → IN_PROGRESS → COMPLETED
@@ -14,7 +14,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createFalProvider } from '../../../server/domains/video/providers/fal.ts';
+import { createFalProvider } from '../../../server/domains/video/providers/fal/adapter.ts';
 import { closeServer, listen, sendJson } from '../http.ts';
 import { testVideo } from '../video/test-video.ts';
 import { handleCdn, handleRest } from './public.ts';

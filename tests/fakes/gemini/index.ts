@@ -1,6 +1,6 @@
 /**
  * A local Gemini API that speaks the Interactions API's wire format for Gemini Omni video over
- * real HTTP, so the production adapter (server/domains/video/providers/gemini.ts) is what tests
+ * real HTTP, so the production adapter (server/domains/video/providers/gemini/adapter.ts) is what tests
  * exercise:
  * - `POST /v1beta/interactions` (key check, strict body check, 404 for ids other than the current
  *   `gemini-omni-*` ones, "is no longer available" for retired Veo ids, `failSubmits`),
@@ -16,7 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import { createGeminiProvider } from '../../../server/domains/video/providers/gemini.ts';
+import { createGeminiProvider } from '../../../server/domains/video/providers/gemini/adapter.ts';
 import { closeServer, listen, sendJson } from '../http.ts';
 import { testVideo } from '../video/test-video.ts';
 import { handleApi } from './api.ts';

@@ -1,6 +1,6 @@
 /**
  * A local Replicate that speaks its predictions API over real HTTP, so the production adapter
- * (server/domains/video/providers/replicate.ts) is what tests exercise:
+ * (server/domains/video/providers/replicate/adapter.ts) is what tests exercise:
  * - `POST /v1/models/{owner}/{name}/predictions` (google/veo-3.1 and -fast; 404 for any other
  *   model) and `POST /v1/predictions` with `version`, with a strict body check (422 in
  *   Replicate's `invalid_fields` form) and the Cancel-After header honoured;
@@ -18,7 +18,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import { createReplicateProvider } from '../../../server/domains/video/providers/replicate.ts';
+import { createReplicateProvider } from '../../../server/domains/video/providers/replicate/adapter.ts';
 import { closeServer, listen, sendJson } from '../http.ts';
 import { testVideo } from '../video/test-video.ts';
 import { handleApi, MODELS } from './api.ts';

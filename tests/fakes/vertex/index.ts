@@ -1,6 +1,6 @@
 /**
  * A local Vertex AI (Veo 3.1) over real HTTP, so the production adapter in
- * server/domains/video/providers/vertex.ts, with google-auth-library doing the real OAuth
+ * server/domains/video/providers/vertex/adapter.ts, with google-auth-library doing the real OAuth
  * JWT-bearer exchange, is what tests exercise:
  * - a service-account key file with a fresh RSA key, whose `token_uri` is the fake's token
  *   endpoint; the endpoint verifies the RS256 assertion and issues access tokens (auth.ts);
@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createVertexProvider } from '../../../server/domains/video/providers/vertex.ts';
+import { createVertexProvider } from '../../../server/domains/video/providers/vertex/adapter.ts';
 import { closeServer, listen } from '../http.ts';
 import { testVideo } from '../video/test-video.ts';
 import { writeServiceAccountKey } from './auth.ts';

@@ -1,5 +1,5 @@
 /**
- * What every video provider fake offers a test (tests/fakes/fal, replicate, vertex, gemini), so
+ * What every video provider fake offers a test (tests/fakes/<name>/, one per hosted provider), so
  * one conformance suite (tests/api/video-providers.test.ts) drives them all alike.
  *
  * Outcomes are chosen by markers in the prompt, so concurrent tasks each get their own:
@@ -15,8 +15,10 @@ import type {
   WebhookRequest,
 } from '../../../server/domains/video/providers/types.ts';
 import type { RetryPolicy } from '../../../server/domains/video/providers/http.ts';
+import type { VideoProviderName } from '../../../server/domains/video/providers/index.ts';
 
-export type FakeProviderName = 'fal' | 'replicate' | 'vertex' | 'gemini';
+/** A registered provider's name (PROVIDERS): each hosted one has a fake. */
+export type FakeProviderName = VideoProviderName;
 
 export interface FakeJob {
   /** The provider's request / prediction / operation / interaction id. */

@@ -74,7 +74,7 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /** Retry-After as seconds or an HTTP date; null when absent or unreadable. */
-export function retryAfterMsOf(headers: Headers): number | null {
+function retryAfterMsOf(headers: Headers): number | null {
   const header = headers.get('retry-after');
   if (!header || header.trim() === '') return null;
   const seconds = Number(header);

@@ -152,7 +152,7 @@ export function parseJson(text: string): unknown {
 }
 
 /** What a fal error body says: its text, whether it is fal's own format, and content policy. */
-export function readFalError(text: string): {
+function readFalError(text: string): {
   message: string;
   falFormat: boolean;
   contentPolicy: boolean;

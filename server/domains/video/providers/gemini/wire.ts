@@ -61,7 +61,7 @@ export function createInteractionBody(input: VideoJobInput): Json {
 }
 
 /** Where the finished video is: base64 in the answer, or an address to download. */
-export type VideoOutput = { data: string } | { uri: string };
+type VideoOutput = { data: string } | { uri: string };
 
 export interface Interaction {
   id: string | null;

@@ -26,7 +26,7 @@ import { objectOr, stringOr, type Json } from '../json.ts';
 const SAFETY_TEXT =
   /flagged as sensitive|\bE005\b|usage guidelines|responsible ai|safety (filter|system|review|violation|polic)|content polic|support codes?:/i;
 
-export const isSafetyRefusal = (text: string): boolean => SAFETY_TEXT.test(text);
+const isSafetyRefusal = (text: string): boolean => SAFETY_TEXT.test(text);
 
 /**
  * A model reference from the route: `owner/name` (an official model, run through

@@ -16,13 +16,15 @@
  * behind a private endpoint. Tests rely on this: their fake key names a local token endpoint.
  */
 import { readFile } from 'node:fs/promises';
-import { GoogleAuth, JWT } from 'google-auth-library';
+// google-auth-library is loaded on the first token request (import() below), not at start-up:
+// config reads every provider's descriptor, and the library alone costs ~200 ms to load.
+import type { JWT } from 'google-auth-library';
 import { VideoProviderError } from '../errors.ts';
 import { describeError } from '../http.ts';
 
-export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 /** Where the library sends the JWT exchange, and the `aud` of its assertion. */
-export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 
 export interface TokenSettings {
   /** A service-account key JSON file (GOOGLE_APPLICATION_CREDENTIALS). */
@@ -63,7 +65,10 @@ function requestUrl(input: Parameters<typeof fetch>[0]): string {
   return input instanceof URL ? input.href : input.url;
 }
 
-function serviceAccountClient(key: Record<string, unknown>, settings: TokenSettings): JWT {
+async function serviceAccountClient(
+  key: Record<string, unknown>,
+  settings: TokenSettings,
+): Promise<JWT> {
   if (key.type !== 'service_account') {
     throw refused(`expected a service-account key, got type "${String(key.type)}"`);
   }
@@ -72,6 +77,7 @@ function serviceAccountClient(key: Record<string, unknown>, settings: TokenSetti
   }
   const tokenUrl = tokenUrlOf(key.token_uri);
   const fetchImpl = settings.fetchImpl ?? fetch;
+  const { JWT } = await import('google-auth-library');
   return new JWT({
     email: key.client_email,
     key: key.private_key,
@@ -131,6 +137,7 @@ export function createTokenSource(settings: TokenSettings): { token(): Promise<s
 
   async function makeClient(): Promise<AccessTokenClient> {
     if (!settings.credentials && !settings.keyFile) {
+      const { GoogleAuth } = await import('google-auth-library');
       const auth = new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE] });
       return { getAccessToken: async () => ({ token: await auth.getAccessToken() }) };
     }

@@ -69,7 +69,7 @@ export function predictBody(input: VideoJobInput, storageUri: string | undefined
 const CONTENT_POLICY =
   /usage guidelines|responsible ai|(?:could ?not|couldn't) be submitted|might violate our policies|support codes?:\s*\d/i;
 
-export const isContentPolicyText = (text: string): boolean => CONTENT_POLICY.test(text);
+const isContentPolicyText = (text: string): boolean => CONTENT_POLICY.test(text);
 
 export type OperationOutcome =
   | { state: 'running' }

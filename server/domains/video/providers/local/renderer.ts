@@ -16,16 +16,7 @@ import { audioGraph } from './render/audio-graph.ts';
 import { DURATION_SECONDS, FPS, HEIGHT, sceneFromPrompt, WIDTH } from './render/scene.ts';
 import { imageModeVideoGraph, textModeVideoGraph } from './render/video-graph.ts';
 
-export {
-  BEAT_FRAMES,
-  BEAT_SECONDS,
-  DURATION_SECONDS,
-  FPS,
-  HEIGHT,
-  POSTER_FRAME,
-  SAMPLE_RATE,
-  WIDTH,
-} from './render/scene.ts';
+export { BEAT_FRAMES, DURATION_SECONDS, FPS, SAMPLE_RATE } from './render/scene.ts';
 
 export interface RenderRequest {
   prompt: string;
@@ -53,7 +44,7 @@ export interface RenderResult {
 export const ffmpegPath: string = ffmpegInstaller.path;
 
 /** DejaVu Sans Bold from the dejavu-fonts-ttf package, so captions never depend on system fonts. */
-export const captionFontPath: string = path.join(
+const captionFontPath: string = path.join(
   path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')),
   'ttf',
   'DejaVuSans-Bold.ttf',

@@ -22,8 +22,8 @@
  * from fal's answers and stored job ids, so every URL we follow with the key is checked first.
  * Stateless: the job id (./fal/wire.ts FalJob, JSON) carries everything later calls need.
  */
-import { VideoProviderError } from './errors.ts';
-import { createWebhookVerifier } from './fal/webhook.ts';
+import { VideoProviderError } from '../errors.ts';
+import { createWebhookVerifier } from './webhook.ts';
 import {
   decodeJobId,
   derivedUrls,
@@ -36,9 +36,9 @@ import {
   videoOf,
   type CallContext,
   type FalJob,
-} from './fal/wire.ts';
-import { createProviderHttp, writeInlineVideo, type RetryPolicy } from './http.ts';
-import type { VideoJobInput, VideoJobState, VideoProvider } from './types.ts';
+} from './wire.ts';
+import { createProviderHttp, writeInlineVideo, type RetryPolicy } from '../http.ts';
+import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
 
 export const DEFAULT_FAL_QUEUE_URL = 'https://queue.fal.run';
 export const DEFAULT_FAL_JWKS_URL = 'https://rest.alpha.fal.ai/.well-known/jwks.json';

@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { access, copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { VideoProviderError } from './errors.ts';
-import { renderLocalVideo } from './local-renderer.ts';
-import type { VideoJobInput, VideoJobState, VideoProvider } from './types.ts';
+import { VideoProviderError } from '../errors.ts';
+import { renderLocalVideo } from './renderer.ts';
+import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
 
 interface RunningJob {
   progress: number;

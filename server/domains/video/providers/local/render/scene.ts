@@ -46,7 +46,7 @@ function seededRandom(seed: Buffer): () => number {
   };
 }
 
-export type Rgb = readonly [number, number, number];
+type Rgb = readonly [number, number, number];
 
 function hslToRgb(h: number, s: number, l: number): Rgb {
   const k = (n: number) => (n + h / 30) % 12;

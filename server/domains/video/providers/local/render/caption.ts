@@ -5,9 +5,9 @@
  */
 
 /** Lines shown at most; a longer prompt ends in an ellipsis. */
-export const CAPTION_MAX_LINES = 2;
+const CAPTION_MAX_LINES = 2;
 /** Pixel budget per line at the caption's 38 px bold size (1280 px frame, 80 px margins). */
-export const CAPTION_LINE_WIDTH = 1120;
+const CAPTION_LINE_WIDTH = 1120;
 
 const ELLIPSIS = '…';
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });

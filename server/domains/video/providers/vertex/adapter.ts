@@ -31,10 +31,10 @@
  * - The token goes only to the Vertex API origin and the storage origin (http.ts asks
  *   `headersFor` again on every redirect hop).
  */
-import { VideoProviderError } from './errors.ts';
-import { createProviderHttp, writeInlineVideo, type RetryPolicy } from './http.ts';
-import type { VideoJobInput, VideoJobState, VideoProvider } from './types.ts';
-import { createTokenSource } from './vertex/auth.ts';
+import { VideoProviderError } from '../errors.ts';
+import { createProviderHttp, writeInlineVideo, type RetryPolicy } from '../http.ts';
+import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
+import { createTokenSource } from './auth.ts';
 import {
   modelPath,
   parseGcsUri,
@@ -44,7 +44,7 @@ import {
   predictBody,
   type OperationOutcome,
   type OperationRef,
-} from './vertex/wire.ts';
+} from './wire.ts';
 
 export const DEFAULT_STORAGE_URL = 'https://storage.googleapis.com';
 

@@ -23,15 +23,15 @@
  * and Omni docs as quoted by TanStack/ai #871/#886/#1272 and /work/shared/providers-brief.md §4;
  * retirement of the Veo preview ids: docs.apiyi.com notices of 2026-10-25 and 2026-11-09 (3rd-party).
  */
-import { VideoProviderError, type ProviderErrorKind } from './errors.ts';
+import { VideoProviderError, type ProviderErrorKind } from '../errors.ts';
 import {
   createProviderHttp,
   writeInlineVideo,
   type ProviderHttp,
   type RetryPolicy,
-} from './http.ts';
-import type { VideoJobInput, VideoJobState, VideoProvider } from './types.ts';
-import { createInteractionBody, parseGoogleError, parseInteraction } from './gemini/wire.ts';
+} from '../http.ts';
+import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
+import { createInteractionBody, parseGoogleError, parseInteraction } from './wire.ts';
 
 export const DEFAULT_GEMINI_API_BASE = 'https://generativelanguage.googleapis.com';
 

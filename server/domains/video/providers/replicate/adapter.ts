@@ -25,9 +25,9 @@
  * - cancel: `POST {apiUrl}/predictions/{id}/cancel`.
  * The job id is the prediction id itself: nothing else is needed later (stateless, see types.ts).
  */
-import { isProviderError, VideoProviderError } from './errors.ts';
-import { createProviderHttp, type ParsedError, type RetryPolicy } from './http.ts';
-import { verifyWebhook, webhookKey } from './replicate/webhook.ts';
+import { isProviderError, VideoProviderError } from '../errors.ts';
+import { createProviderHttp, type ParsedError, type RetryPolicy } from '../http.ts';
+import { verifyWebhook, webhookKey } from './webhook.ts';
 import {
   cancelAfter,
   jobState,
@@ -37,8 +37,8 @@ import {
   parseReplicateError,
   predictionInput,
   type Prediction,
-} from './replicate/wire.ts';
-import type { VideoJobInput, VideoProvider } from './types.ts';
+} from './wire.ts';
+import type { VideoJobInput, VideoProvider } from '../types.ts';
 
 export const DEFAULT_REPLICATE_API_URL = 'https://api.replicate.com/v1';
 

@@ -38,8 +38,8 @@ function beatFlash(strength: number): string[] {
 }
 
 /** The caption's line pitch and its distance from the top edge, in frame pixels. */
-export const CAPTION_LINE_HEIGHT = 56;
-export const CAPTION_TOP = 40;
+const CAPTION_LINE_HEIGHT = 56;
+const CAPTION_TOP = 40;
 
 /**
  * One drawtext per caption line (each centred, in a dark box), text read from `files`. The

@@ -1,0 +1,60 @@
+/** fal.ai's queue (Veo 3.1 endpoints): the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
+import { defineProvider, trimSlash } from '../descriptor.ts';
+import { createFalProvider, DEFAULT_FAL_JWKS_URL, DEFAULT_FAL_QUEUE_URL } from './adapter.ts';
+
+export const fal = defineProvider({
+  name: 'fal',
+  title: 'fal.ai queue',
+  env: [
+    {
+      name: 'FAL_KEY',
+      secret: true,
+      default: '',
+      description: 'fal.ai API key (`key_id:key_secret`), needed by `fal:` routes',
+    },
+    {
+      name: 'FAL_QUEUE_URL',
+      secret: false,
+      default: DEFAULT_FAL_QUEUE_URL,
+      description: "fal's queue API; only to point at a test double",
+      testDouble: true,
+    },
+    {
+      name: 'FAL_JWKS_URL',
+      secret: false,
+      default: DEFAULT_FAL_JWKS_URL,
+      description: 'where fal publishes its webhook signing keys; only to point at a test double',
+      testDouble: true,
+    },
+  ],
+  localOnly: false,
+  // Endpoint ids: owner/app with one or more path parts (`fal-ai/veo3.1/image-to-video`).
+  isModelId: (model) => /^[a-z0-9][\w.-]*(\/[\w.-]+)+$/i.test(model),
+  requires: ['FAL_KEY'],
+  // ./wire.ts submitBody: 8 s, 16:9, 720p with audio; the first frame as a data URI.
+  capabilities: {
+    modes: ['text', 'image'],
+    aspectRatios: ['16:9'],
+    resolutions: ['720p'],
+    durationsSeconds: [8],
+    audio: true,
+    lastFrame: false,
+    referenceImages: false,
+    negativePrompt: false,
+    seed: false,
+    extend: false,
+    cancel: true,
+    webhooks: true,
+  },
+  priceUsdPerSecond: () => null,
+  metricsLabel: 'fal',
+  expectedMs: 3 * 60_000,
+  describe: (model) => `fal (${model})`,
+  settings: (env) => ({
+    key: env.FAL_KEY ?? '',
+    queueUrl: trimSlash(env.FAL_QUEUE_URL ?? ''),
+    jwksUrl: env.FAL_JWKS_URL ?? '',
+  }),
+  configured: (s) => s.key !== '',
+  create: (s) => createFalProvider(s),
+});

@@ -1,0 +1,51 @@
+/** The Gemini API's Interactions (Gemini Omni video): the descriptor PROVIDERS registers. */
+import { defineProvider, trimSlash } from '../descriptor.ts';
+import { createGeminiProvider, DEFAULT_GEMINI_API_BASE } from './adapter.ts';
+
+export const gemini = defineProvider({
+  name: 'gemini',
+  title: 'Gemini API, Interactions',
+  env: [
+    {
+      name: 'GEMINI_API_KEY',
+      secret: true,
+      default: '',
+      description: 'Gemini API key, needed by `gemini:` routes (Gemini Omni video)',
+    },
+    {
+      name: 'GEMINI_API_BASE',
+      secret: false,
+      default: DEFAULT_GEMINI_API_BASE,
+      description: 'the Gemini API; only to point at a test double',
+      testDouble: true,
+    },
+  ],
+  localOnly: false,
+  isModelId: (model) => /^[a-z0-9][a-z0-9.-]*$/.test(model),
+  requires: ['GEMINI_API_KEY'],
+  // ./wire.ts createInteractionBody: 8 s, 16:9, 720p; polling only.
+  capabilities: {
+    modes: ['text', 'image'],
+    aspectRatios: ['16:9'],
+    resolutions: ['720p'],
+    durationsSeconds: [8],
+    audio: true,
+    lastFrame: false,
+    referenceImages: false,
+    negativePrompt: false,
+    seed: false,
+    extend: false,
+    cancel: true,
+    webhooks: false,
+  },
+  priceUsdPerSecond: () => null,
+  metricsLabel: 'gemini',
+  expectedMs: 3 * 60_000,
+  describe: (model) => `gemini (${model})`,
+  settings: (env) => ({
+    apiKey: env.GEMINI_API_KEY ?? '',
+    apiBase: trimSlash(env.GEMINI_API_BASE ?? ''),
+  }),
+  configured: (s) => s.apiKey !== '',
+  create: (s) => createGeminiProvider(s),
+});

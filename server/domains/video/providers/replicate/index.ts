@@ -1,0 +1,65 @@
+/** Replicate predictions (google/veo-3.1…): the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
+import { defineProvider, trimSlash } from '../descriptor.ts';
+import { createReplicateProvider, DEFAULT_REPLICATE_API_URL } from './adapter.ts';
+
+export const replicate = defineProvider({
+  name: 'replicate',
+  title: 'Replicate predictions',
+  env: [
+    {
+      name: 'REPLICATE_API_TOKEN',
+      secret: true,
+      default: '',
+      description: 'Replicate API token, needed by `replicate:` routes',
+    },
+    {
+      name: 'REPLICATE_WEBHOOK_SECRET',
+      secret: true,
+      default: '',
+      description:
+        "the account's `whsec_…` webhook signing secret (empty: fetched from Replicate once)",
+    },
+    {
+      name: 'REPLICATE_API_URL',
+      secret: false,
+      default: DEFAULT_REPLICATE_API_URL,
+      description: "Replicate's API; only to point at a test double",
+      testDouble: true,
+    },
+  ],
+  localOnly: false,
+  // owner/name, optionally pinned to a version: owner/name:<64 hex digits>.
+  isModelId: (model) => /^[a-z0-9][\w.-]*\/[\w.-]+(:[0-9a-f]{64})?$/i.test(model),
+  requires: ['REPLICATE_API_TOKEN'],
+  // ./wire.ts: 8 s, 16:9, 720p with audio; the first frame as a data URI; Cancel-After + cancel.
+  capabilities: {
+    modes: ['text', 'image'],
+    aspectRatios: ['16:9'],
+    resolutions: ['720p'],
+    durationsSeconds: [8],
+    audio: true,
+    lastFrame: false,
+    referenceImages: false,
+    negativePrompt: false,
+    seed: false,
+    extend: false,
+    cancel: true,
+    webhooks: true,
+  },
+  priceUsdPerSecond: () => null,
+  metricsLabel: 'replicate',
+  expectedMs: 3 * 60_000,
+  describe: (model) => `replicate (${model})`,
+  settings: (env) => ({
+    token: env.REPLICATE_API_TOKEN ?? '',
+    apiUrl: trimSlash(env.REPLICATE_API_URL ?? ''),
+    webhookSecret: env.REPLICATE_WEBHOOK_SECRET || null,
+  }),
+  configured: (s) => s.token !== '',
+  create: (s) =>
+    createReplicateProvider({
+      token: s.token,
+      apiUrl: s.apiUrl,
+      ...(s.webhookSecret ? { webhookSecret: s.webhookSecret } : {}),
+    }),
+});
