@@ -1,15 +1,14 @@
 /**
  * Content collections. Astro never opens the database (ARCHITECTURE "Data rules → Blog"): the
- * server writes a snapshot of the published posts (`PostsSnapshot`, server/contracts/blog.ts)
- * and runs `astro build` with BLOG_SNAPSHOT_PATH pointing at it; the blog pages read the posts
- * from here.
+ * server writes a snapshot of the published posts (`PostsSnapshot`, shared/api/blog.ts) and runs
+ * `astro build` with BLOG_SNAPSHOT_PATH pointing at it; the blog pages read the posts from here.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineCollection } from 'astro:content';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
-import type { PostsSnapshot } from '../server/contracts/blog.ts';
+import type { PostsSnapshot } from '../shared/api/blog.ts';
 import { LOCALES } from '../shared/locales.ts';
 import { postsSnapshotFile } from './lib/posts-snapshot-file.ts';
 
@@ -35,7 +34,7 @@ async function readSnapshot({ config, logger }: LoaderContext): Promise<PostsSna
   };
 }
 
-/** Mirrors `PostDetail` in server/contracts/blog.ts. `content` is HTML the server sanitized. */
+/** Mirrors `PostDetail` in shared/api/blog.ts. `content` is HTML the server sanitized. */
 const postSchema = z.object({
   id: z.string(),
   slug: z.string().min(1),

@@ -10,7 +10,8 @@
 import { Type, type Static } from 'typebox';
 import { ADMIN_PAGE_MAX, ADMIN_PAGE_SIZE } from '../../shared/admin.ts';
 import { EMAIL_MAX_LENGTH } from '../../shared/auth.ts';
-import { KeysetFields, Ok } from './common.ts';
+import type * as api from '../../shared/api/admin-lists.ts';
+import { KeysetFields, Ok, schemaFor } from './common.ts';
 import {
   AdminAction,
   AdminPayment,
@@ -69,7 +70,7 @@ export type TasksQuery = Static<typeof TasksQuery>;
 // ─── Answers ───────────────────────────────────────────────────────────────
 
 /** What every admin list page carries besides its rows (see the top of this file). */
-export const ListPageFields = {
+const ListPageFields = {
   /** Offset pages only: the rows there are, counted up to 1,000 + a page. */
   total: Type.Optional(Type.Integer()),
   /** Offset pages only: false when there are more rows than `total` (the count stopped). */
@@ -78,35 +79,34 @@ export const ListPageFields = {
 };
 
 /** The page fields without the rows, as the dashboard's pager reads them. */
-export interface ListPage {
-  total?: number;
-  total_exact?: boolean;
-  next_cursor: string | null;
-  has_more: boolean;
-}
+export type ListPage = api.ListPage;
 
-export const UsersResponse = Ok(Type.Object({ users: Type.Array(AdminUser), ...ListPageFields }));
-export type UsersResponse = Static<typeof UsersResponse>;
-
-export const UserTransactionsResponse = Ok(
-  Type.Object({ transactions: Type.Array(AdminTransaction), ...ListPageFields }),
+export const UsersResponse = schemaFor<api.UsersResponse>()(
+  Ok(Type.Object({ users: Type.Array(AdminUser), ...ListPageFields })),
 );
-export type UserTransactionsResponse = Static<typeof UserTransactionsResponse>;
+export type UsersResponse = api.UsersResponse;
 
-export const TasksResponse = Ok(Type.Object({ tasks: Type.Array(AdminTask), ...ListPageFields }));
-export type TasksResponse = Static<typeof TasksResponse>;
-
-export const PaymentsResponse = Ok(
-  Type.Object({ payments: Type.Array(AdminPayment), ...ListPageFields }),
+export const UserTransactionsResponse = schemaFor<api.UserTransactionsResponse>()(
+  Ok(Type.Object({ transactions: Type.Array(AdminTransaction), ...ListPageFields })),
 );
-export type PaymentsResponse = Static<typeof PaymentsResponse>;
+export type UserTransactionsResponse = api.UserTransactionsResponse;
 
-export const WebhooksResponse = Ok(
-  Type.Object({ events: Type.Array(AdminWebhookEvent), ...ListPageFields }),
+export const TasksResponse = schemaFor<api.TasksResponse>()(
+  Ok(Type.Object({ tasks: Type.Array(AdminTask), ...ListPageFields })),
 );
-export type WebhooksResponse = Static<typeof WebhooksResponse>;
+export type TasksResponse = api.TasksResponse;
 
-export const ActionsResponse = Ok(
-  Type.Object({ actions: Type.Array(AdminAction), ...ListPageFields }),
+export const PaymentsResponse = schemaFor<api.PaymentsResponse>()(
+  Ok(Type.Object({ payments: Type.Array(AdminPayment), ...ListPageFields })),
 );
-export type ActionsResponse = Static<typeof ActionsResponse>;
+export type PaymentsResponse = api.PaymentsResponse;
+
+export const WebhooksResponse = schemaFor<api.WebhooksResponse>()(
+  Ok(Type.Object({ events: Type.Array(AdminWebhookEvent), ...ListPageFields })),
+);
+export type WebhooksResponse = api.WebhooksResponse;
+
+export const ActionsResponse = schemaFor<api.ActionsResponse>()(
+  Ok(Type.Object({ actions: Type.Array(AdminAction), ...ListPageFields })),
+);
+export type ActionsResponse = api.ActionsResponse;

@@ -4,7 +4,8 @@
  */
 import { Type, type Static } from 'typebox';
 import { DAILY_STATS_DEFAULT_DAYS, DAILY_STATS_MAX_DAYS } from '../../shared/admin.ts';
-import { Nullable, Ok } from './common.ts';
+import type * as api from '../../shared/api/admin-stats.ts';
+import { Nullable, Ok, schemaFor } from './common.ts';
 
 export const DailyStatsQuery = Type.Object(
   {
@@ -27,30 +28,34 @@ export type DailyStatsQuery = Static<typeof DailyStatsQuery>;
  * credits bought, videos that succeeded, the share of finished tasks that failed, and how long
  * the succeeded ones took from request to playable video.
  */
-export const DailyStat = Type.Object({
-  /** The UTC day, `YYYY-MM-DD`. */
-  day: Type.String(),
-  creditsSold: Type.Integer(),
-  videosGenerated: Type.Integer(),
-  failedTasks: Type.Integer(),
-  /** failed ÷ (succeeded + failed), 0…1; null on a day no task finished. */
-  failureRate: Nullable(Type.Number()),
-  /** Seconds, succeeded tasks only; null on a day none succeeded. */
-  latencyP50Seconds: Nullable(Type.Number()),
-  latencyP95Seconds: Nullable(Type.Number()),
-});
-export type DailyStat = Static<typeof DailyStat>;
-
-export const DailyStatsResponse = Ok(
+export const DailyStat = schemaFor<api.DailyStat>()(
   Type.Object({
-    days: Type.Integer(),
-    /** First and last UTC day covered (`YYYY-MM-DD`); the last is today. */
-    from: Type.String(),
-    to: Type.String(),
-    /** When the figures were computed (they are cached for a minute). */
-    generatedAt: Type.String(),
-    /** One entry per day, oldest first, days without activity included. */
-    series: Type.Array(DailyStat),
+    /** The UTC day, `YYYY-MM-DD`. */
+    day: Type.String(),
+    creditsSold: Type.Integer(),
+    videosGenerated: Type.Integer(),
+    failedTasks: Type.Integer(),
+    /** failed ÷ (succeeded + failed), 0…1; null on a day no task finished. */
+    failureRate: Nullable(Type.Number()),
+    /** Seconds, succeeded tasks only; null on a day none succeeded. */
+    latencyP50Seconds: Nullable(Type.Number()),
+    latencyP95Seconds: Nullable(Type.Number()),
   }),
 );
-export type DailyStatsResponse = Static<typeof DailyStatsResponse>;
+export type DailyStat = api.DailyStat;
+
+export const DailyStatsResponse = schemaFor<api.DailyStatsResponse>()(
+  Ok(
+    Type.Object({
+      days: Type.Integer(),
+      /** First and last UTC day covered (`YYYY-MM-DD`); the last is today. */
+      from: Type.String(),
+      to: Type.String(),
+      /** When the figures were computed (they are cached for a minute). */
+      generatedAt: Type.String(),
+      /** One entry per day, oldest first, days without activity included. */
+      series: Type.Array(DailyStat),
+    }),
+  ),
+);
+export type DailyStatsResponse = api.DailyStatsResponse;

@@ -1,6 +1,7 @@
 /**
- * Sign-in, session and user shapes (spec sections 3 User, 4 Auth, 7 auth calls). The field limits
- * the login form applies too are in shared/auth.ts.
+ * Sign-in, session and user schemas (spec sections 3 User, 4 Auth, 7 auth calls). The types the
+ * site reads are in shared/api/auth.ts; the field limits the login form applies too are in
+ * shared/auth.ts.
  */
 import { Type, type Static } from 'typebox';
 import {
@@ -9,25 +10,30 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from '../../shared/auth.ts';
-import { Ok } from './common.ts';
+import type * as api from '../../shared/api/auth.ts';
+import { Ok, schemaFor } from './common.ts';
 
 /** The user as the API returns it (spec 3 "User"). */
-export const PublicUser = Type.Object({
-  id: Type.String(),
-  email: Type.String(),
-  name: Type.Union([Type.String(), Type.Null()]),
-  picture: Type.Union([Type.String(), Type.Null()]),
-  avatar_url: Type.Union([Type.String(), Type.Null()]),
-  credits: Type.Integer(),
-  provider: Type.String(),
-  can_manage_blog: Type.Boolean(),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
-export type PublicUser = Static<typeof PublicUser>;
+export const PublicUser = schemaFor<api.PublicUser>()(
+  Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    picture: Type.Union([Type.String(), Type.Null()]),
+    avatar_url: Type.Union([Type.String(), Type.Null()]),
+    credits: Type.Integer(),
+    provider: Type.String(),
+    can_manage_blog: Type.Boolean(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  }),
+);
+export type PublicUser = api.PublicUser;
 
-export const SessionResponse = Ok(Type.Object({ token: Type.String(), user: PublicUser }));
-export type SessionResponse = Static<typeof SessionResponse>;
+export const SessionResponse = schemaFor<api.SessionResponse>()(
+  Ok(Type.Object({ token: Type.String(), user: PublicUser })),
+);
+export type SessionResponse = api.SessionResponse;
 
 export const UserResponse = Ok(Type.Object({ user: PublicUser }));
 export type UserResponse = Static<typeof UserResponse>;
@@ -93,10 +99,12 @@ export const VerifyEmailBody = Type.Object(
 export type VerifyEmailBody = Static<typeof VerifyEmailBody>;
 
 /** Which sign-in methods this deployment offers (read by the login page). */
-export const AuthConfigResponse = Ok(
-  Type.Object({
-    googleClientId: Type.Union([Type.String(), Type.Null()]),
-    localSignIn: Type.Boolean(),
-  }),
+export const AuthConfigResponse = schemaFor<api.AuthConfigResponse>()(
+  Ok(
+    Type.Object({
+      googleClientId: Type.Union([Type.String(), Type.Null()]),
+      localSignIn: Type.Boolean(),
+    }),
+  ),
 );
-export type AuthConfigResponse = Static<typeof AuthConfigResponse>;
+export type AuthConfigResponse = api.AuthConfigResponse;

@@ -1,8 +1,37 @@
 /**
- * Shapes shared by every API answer, and the helpers the contracts build them with. The site
- * imports only types from server/contracts; its values are in shared/.
+ * Shapes shared by every API answer, and the helpers the contracts build them with.
+ *
+ * The site never imports server/: the shape of each request and answer it sends or reads is a
+ * plain type in shared/api/, and its schema here is wrapped in `schemaFor<ThatType>()`, so the
+ * schema and the type cannot drift apart (tsc fails when they describe different values). Shapes
+ * only the server reads (query strings, path parameters, health checks) are `Static<>` of their
+ * schema.
  */
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from 'typebox';
+import type * as api from '../../shared/api/common.ts';
+
+/** `T` with every intersection of object types merged, at every depth. */
+type Normal<T> = T extends object ? { [K in keyof T]: Normal<T[K]> } : T;
+/** True when A and B describe the same values (not merely assignable one way). */
+type Same<A, B> =
+  (<T>() => T extends Normal<A> ? 1 : 2) extends <T>() => T extends Normal<B> ? 1 : 2
+    ? true
+    : false;
+
+/**
+ * `schemaFor<T>()(schema)` is `schema`, checked at compile time to validate exactly the values of
+ * the shared type `T`: a field missing, extra, optional or typed otherwise on either side is a
+ * type error naming both shapes.
+ */
+export const schemaFor =
+  <T>() =>
+  <S extends TSchema>(
+    schema: S &
+      (Same<Static<S>, T> extends true
+        ? unknown
+        : { 'schema does not match its shared type': { schema: Static<S>; shared: T } }),
+  ): S =>
+    schema;
 
 /** `schema` or null. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -14,12 +43,10 @@ export const LiteralUnion = <const T extends readonly string[]>(values: T) =>
   }>;
 
 /** Every API error: `{ success: false, message, code }`, with a message a person can act on. */
-export const ErrorResponse = Type.Object({
-  success: Type.Literal(false),
-  message: Type.String(),
-  code: Type.String(),
-});
-export type ErrorResponse = Static<typeof ErrorResponse>;
+export const ErrorResponse = schemaFor<api.ErrorResponse>()(
+  Type.Object({ success: Type.Literal(false), message: Type.String(), code: Type.String() }),
+);
+export type ErrorResponse = api.ErrorResponse;
 
 /** `{ success: true, data }` envelope. */
 export const Ok = <T extends TSchema>(data: T) =>
@@ -31,11 +58,10 @@ export const KeysetFields = {
   has_more: Type.Boolean(),
 };
 
-export const MessageResponse = Type.Object({
-  success: Type.Boolean(),
-  message: Type.String(),
-});
-export type MessageResponse = Static<typeof MessageResponse>;
+export const MessageResponse = schemaFor<api.MessageResponse>()(
+  Type.Object({ success: Type.Boolean(), message: Type.String() }),
+);
+export type MessageResponse = api.MessageResponse;
 
 export const HealthResponse = Type.Object({
   success: Type.Boolean(),

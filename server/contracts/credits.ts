@@ -1,30 +1,33 @@
-/** Credit balance shapes (spec 3 "Credit balance response"). */
+/** Credit balance schemas (spec 3 "Credit balance response"); the site's types: shared/api/credits.ts. */
 import { Type, type Static } from 'typebox';
+import type * as api from '../../shared/api/credits.ts';
 import { PublicUser } from './auth.ts';
-import { KeysetFields, Ok } from './common.ts';
+import { KeysetFields, Ok, schemaFor } from './common.ts';
 
 // The paged lists' shared fields live in common.ts; kept here too for importers of credits.ts.
-export { KeysetFields };
-
-export const CreditTransaction = Type.Object({
-  id: Type.String(),
-  amount: Type.Integer(),
-  balance_after: Type.Integer(),
-  source_type: Type.String(),
-  source_id: Type.String(),
-  description: Type.String(),
-  created_at: Type.String(),
-});
-export type CreditTransaction = Static<typeof CreditTransaction>;
-
-export const BalanceResponse = Ok(
+export const CreditTransaction = schemaFor<api.CreditTransaction>()(
   Type.Object({
-    total_credits: Type.Integer(),
-    transactions: Type.Array(CreditTransaction),
-    user: PublicUser,
+    id: Type.String(),
+    amount: Type.Integer(),
+    balance_after: Type.Integer(),
+    source_type: Type.String(),
+    source_id: Type.String(),
+    description: Type.String(),
+    created_at: Type.String(),
   }),
 );
-export type BalanceResponse = Static<typeof BalanceResponse>;
+export type CreditTransaction = api.CreditTransaction;
+
+export const BalanceResponse = schemaFor<api.BalanceResponse>()(
+  Ok(
+    Type.Object({
+      total_credits: Type.Integer(),
+      transactions: Type.Array(CreditTransaction),
+      user: PublicUser,
+    }),
+  ),
+);
+export type BalanceResponse = api.BalanceResponse;
 
 /**
  * Spec 7: `limit` (default 10) and `offset` (default 0). `cursor` (a previous page's

@@ -5,7 +5,7 @@
  * back here to the sign-in form with SESSION_ENDED.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AdminIdentity } from '../../server/contracts/admin.ts';
+import type { AdminIdentity } from '../../shared/api/admin.ts';
 import {
   SESSION_ENDED,
   getAdminIdentity,

@@ -4,7 +4,7 @@
  * the editor, with where publishing stands in the header.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AdminPost } from '../../server/contracts/blog.ts';
+import type { AdminPost } from '../../shared/api/blog.ts';
 import { BLOG_MESSAGES } from '../../shared/blog.ts';
 import { checkBlogAccess, deletePost, failureReason, getPost, listPosts } from '../lib/api/blog.ts';
 import * as icons from '../lib/icons/index.ts';
@@ -15,8 +15,8 @@ import PublishStatus, { usePublishStatus } from './blog-admin/PublishStatus.tsx'
 import LoadingScreen from './LoadingScreen.tsx';
 import Icon from './shared/Icon.tsx';
 
-export const NO_PERMISSION_MESSAGE = BLOG_MESSAGES.noPermission;
-export const DELETE_CONFIRMATION = 'Are you sure you want to delete this article?';
+const NO_PERMISSION_MESSAGE = BLOG_MESSAGES.noPermission;
+const DELETE_CONFIRMATION = 'Are you sure you want to delete this article?';
 /** How long a success message stays in the banner. */
 const MESSAGE_MS = 6000;
 

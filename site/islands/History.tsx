@@ -4,7 +4,7 @@
  * first 1,000 videos and a page) "Next" follows the server's `next_cursor` (`?cursor=…`).
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { HistoryResponse } from '../../server/contracts/video.ts';
+import type { HistoryResponse } from '../../shared/api/video.ts';
 import { localizePath, type Locale } from '../i18n/locales.ts';
 import * as m from '../i18n/messages.ts';
 import { httpStatus, readApiError } from '../lib/api/http.ts';
@@ -13,7 +13,7 @@ import { formatNumber } from '../lib/format.ts';
 import * as icons from '../lib/icons/index.ts';
 import type { IconData } from '../lib/icons/index.ts';
 import { GENERATOR_PATH } from '../lib/site.ts';
-import { HISTORY_MESSAGES, HISTORY_PAGE_SIZE } from '../../shared/video.ts';
+import { HISTORY_PAGE_SIZE } from '../../shared/video.ts';
 import { $authReady, $authToken, $user } from '../stores/auth.ts';
 import { LOGIN_PATH } from '../stores/google-sign-in.ts';
 import LoadingScreen from './LoadingScreen.tsx';
@@ -23,9 +23,6 @@ import Icon from './shared/Icon.tsx';
 import SignInLink from './shared/SignInLink.tsx';
 import { setUrl, subscribeToUrl } from './shared/url-state.ts';
 import { useHydratedStore } from './shared/use-hydrated-store.ts';
-
-/** Spec 5: history needs a user with an id (the server's sentence; m.history_sign_in_required). */
-export const LOGIN_FIRST = HISTORY_MESSAGES.signInRequired;
 
 type HistoryData = HistoryResponse['data'];
 
@@ -42,7 +39,7 @@ type Place = { page: number; cursor?: undefined } | { cursor: string; page?: und
 const STALE_PLACE = new Set(['OFFSET_TOO_DEEP', 'INVALID_CURSOR']);
 
 /** `?page=n` as a whole number ≥ 1; anything else is page 1. */
-export function parsePage(value: string | null): number {
+function parsePage(value: string | null): number {
   const page = Number(value);
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }

@@ -8,8 +8,6 @@
 import type { Locale } from '../i18n/locales.ts';
 import { loading_app } from '../i18n/messages.ts';
 
-export const LOADING_TEXT = loading_app('en');
-
 export default function LoadingScreen({
   variant = 'page',
   className = '',

@@ -1,7 +1,7 @@
 /** The /login page body (spec 2 Routes, 4 Login, 8 Login): Google sign-in and local sign-in. */
 import { GoogleLogin, GoogleOAuthProvider, type CredentialResponse } from '@react-oauth/google';
 import { useEffect, useState, type InputHTMLAttributes, type SubmitEvent } from 'react';
-import type { AuthConfigResponse, SessionResponse } from '../../server/contracts/auth.ts';
+import type { AuthConfigResponse, SessionResponse } from '../../shared/api/auth.ts';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../shared/auth.ts';
 import { localizePath, type Locale } from '../i18n/locales.ts';
 import * as m from '../i18n/messages.ts';

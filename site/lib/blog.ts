@@ -1,10 +1,10 @@
 /**
  * Blog helpers shared by the pre-rendered pages and the browser islands (spec 2 "Blog list",
  * "Blog article"; 9 paging), in both languages (issue 21: English posts under /blog, Chinese
- * ones under /zh/blog). Paging, excerpt length and addresses come from shared/blog.ts; only
- * types come from server/contracts; the words are messages (messages/blog/).
+ * ones under /zh/blog). Paging, excerpt length and addresses come from shared/blog.ts; the
+ * types from shared/api/blog.ts; the words are messages (messages/blog/).
  */
-import type { PostDetail } from '../../server/contracts/blog.ts';
+import type { PostDetail } from '../../shared/api/blog.ts';
 import {
   articleAddress,
   BLOG_PAGE_SIZE,
@@ -21,7 +21,7 @@ import { BRAND } from './site.ts';
 export { blogPath, postPath } from '../../shared/blog.ts';
 
 /** Spec 9: the blog pager shows up to 5 page buttons. */
-export const PAGER_WINDOW = 5;
+const PAGER_WINDOW = 5;
 
 /** The fields a card, a feed item or a page head needs. */
 export type PostSummary = Pick<
@@ -135,7 +135,7 @@ const ENTITIES: Record<string, string> = {
 };
 
 /** The text of sanitized post HTML: tags dropped, common entities decoded, spaces collapsed. */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<\/?(p|div|h[1-6]|li|br|blockquote|pre|tr)\b[^>]*>/gi, ' ')
@@ -157,7 +157,7 @@ export function htmlToText(html: string): string {
 }
 
 /** Cuts `text` at `length` characters (whole code points) and marks the cut with '…'. */
-export function truncate(text: string, length = EXCERPT_LENGTH): string {
+function truncate(text: string, length = EXCERPT_LENGTH): string {
   const chars = Array.from(text.trim());
   if (chars.length <= length) return chars.join('');
   return `${chars.slice(0, length).join('').trimEnd()}…`;

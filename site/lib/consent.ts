@@ -3,7 +3,7 @@
  * No choice stored means "not asked yet": analytics stays off and the banner asks.
  */
 
-export const CONSENT_STORAGE_KEY = 'analytics-consent';
+const CONSENT_STORAGE_KEY = 'analytics-consent';
 
 export type ConsentChoice = 'granted' | 'denied';
 

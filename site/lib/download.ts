@@ -2,9 +2,6 @@
 import type { Locale } from '../i18n/locales.ts';
 import { download_failed } from '../i18n/messages.ts';
 
-/** Spec 8: the alert shown when the file could not be fetched. */
-export const DOWNLOAD_FAILED = download_failed('en');
-
 const MAX_NAME_LENGTH = 60;
 const FALLBACK_NAME = 'ai-video';
 
@@ -12,7 +9,7 @@ const FALLBACK_NAME = 'ai-video';
  * A safe `.mp4` file name from a prompt: letters and digits of any script, words joined by
  * hyphens, at most 60 characters, never empty.
  */
-export function videoFileName(prompt: string): string {
+function videoFileName(prompt: string): string {
   const slug = prompt
     .normalize('NFKC')
     .toLowerCase()

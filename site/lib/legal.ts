@@ -2,7 +2,7 @@
  * The values the legal pages (content/legal/*.md) name with `{{name}}` placeholders, and the fill
  * that puts them in: content/legal/policy.json (refund numbers), content/site.json (brand,
  * mailboxes) and the video contract (cost, length), so each value has one source. The page
- * (site/pages/[legal].astro) and the test that ties the text to the product's behaviour
+ * (site/pages/[...locale]/[legal].astro) and the test tying the text to the product behaviour
  * (tests/security/legal-text-matches-behaviour.test.ts) both fill through here.
  */
 import policy from '../../content/legal/policy.json' with { type: 'json' };
@@ -36,7 +36,7 @@ export function legalRoutes<T extends { frontmatter: LegalFrontmatter }>(
   });
 }
 
-export const LEGAL_VALUES: Readonly<Record<string, string | number>> = {
+const LEGAL_VALUES: Readonly<Record<string, string | number>> = {
   ...policy,
   brand: BRAND,
   productName: PRODUCT_NAME,

@@ -12,7 +12,7 @@ import { blog_date_utc_title, blog_date_zone_title } from '../i18n/messages.ts';
 import { formatPostDate } from './blog.ts';
 
 /** The zone of server-rendered dates: the same text wherever and whenever a page is built. */
-export const FALLBACK_TIME_ZONE = 'UTC';
+const FALLBACK_TIME_ZONE = 'UTC';
 
 /** The attributes and text of one date's `<time>` element. */
 export interface PostDateMarkup {

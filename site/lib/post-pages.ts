@@ -1,11 +1,11 @@
 /**
  * The blog pages of the posts collection, per language (issue 21: English posts under /blog,
  * Chinese ones under /zh/blog). The article routes use postPages: the site's
- * (site/pages/blog/[slug].astro, site/pages/zh/blog/[slug].astro) and the server's article
+ * (site/pages/[...locale]/blog/[slug].astro, in both languages) and the server's article
  * builds' (site/article-pages/). The list routes use publishedPosts and listPages.
  */
 import { getCollection } from 'astro:content';
-import type { PostDetail } from '../../server/contracts/blog.ts';
+import type { PostDetail } from '../../shared/api/blog.ts';
 import { BLOG_PAGE_SIZE } from '../../shared/blog.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { byNewest, pageCount } from './blog.ts';

@@ -1,13 +1,12 @@
 /** Site constants. content/site.json is the single source shared with the server. */
 import site from '../../content/site.json' with { type: 'json' };
 import siteZh from '../../content/zh-CN/site.json' with { type: 'json' };
-import type { Locale } from '../i18n/locales.ts';
+import type { Locale } from '../../shared/locales.ts';
+import { GENERATOR_PATH } from '../../shared/pages.ts';
 
 export const BRAND: string = site.brand;
-/** Product slug (`veo3` by default); it names the generator route and the video models. */
-export const PRODUCT: string = site.product;
 export const PRODUCT_NAME: string = site.productName;
-export const TAGLINE: string = site.tagline;
+const TAGLINE: string = site.tagline;
 export const SITE_DESCRIPTION: string = site.description;
 /** The tagline and the site's description in a language (content/zh-CN/site.json for Chinese). */
 export function siteCopy(locale: Locale): { tagline: string; description: string } {
@@ -16,8 +15,8 @@ export function siteCopy(locale: Locale): { tagline: string; description: string
 /** Contact mailboxes by role, e.g. `{ support: 'support@…', billing: 'billing@…' }`. */
 export const MAILBOXES: Readonly<Record<string, string>> = site.mailboxes;
 
-/** The generator page (spec 2 Routes: /text-to-{product}-video). */
-export const GENERATOR_PATH = `/text-to-${PRODUCT}-video`;
+/** The generator page (spec 2 Routes: /text-to-{product}-video): a row of the page table. */
+export { GENERATOR_PATH };
 
 /** Generator deep link for one mode; the page reads the mode from `?type=`. */
 export function generatorHref(type: 'text' | 'image'): string {

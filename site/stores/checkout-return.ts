@@ -5,7 +5,7 @@
  * to analytics once (spec 7 purchase / subscribe), and refreshes credits and subscription. The
  * banners hold messages; the page's Pricing island shows them in its language.
  */
-import type { CheckoutStatusResponse } from '../../server/contracts/billing.ts';
+import type { CheckoutStatusResponse } from '../../shared/api/billing.ts';
 import { trackPurchase, trackSubscribe } from '../lib/analytics.ts';
 import {
   pricing_checkout_cancelled,

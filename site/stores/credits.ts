@@ -1,6 +1,6 @@
 /** The signed-in user's credit balance (spec 4 "Credits", 9: cache 3000 ms). */
 import { atom, onMount } from 'nanostores';
-import type { PublicUser } from '../../server/contracts/auth.ts';
+import type { PublicUser } from '../../shared/api/auth.ts';
 import { getBalance } from '../lib/api/credits.ts';
 import { httpStatus } from '../lib/api/http.ts';
 import { $user, clearSession, updateUser } from './auth.ts';

@@ -11,7 +11,7 @@
  * were. Without a Google client id (local mode), before the script is ready, or when the popup is
  * blocked, the link does what it always did: open /login.
  */
-import type { AuthConfigResponse } from '../../server/contracts/auth.ts';
+import type { AuthConfigResponse } from '../../shared/api/auth.ts';
 import { isLocale, localizePath } from '../i18n/locales.ts';
 import { getAuthConfig } from '../lib/api/auth.ts';
 

@@ -5,7 +5,7 @@
  * No requests here: the HTTP client reads the token from this module. Islands use stores/auth.ts.
  */
 import { atom, onMount } from 'nanostores';
-import type { PublicUser } from '../../server/contracts/auth.ts';
+import type { PublicUser } from '../../shared/api/auth.ts';
 
 /** localStorage keys named by the spec. */
 export const USER_STORAGE_KEY = 'user';

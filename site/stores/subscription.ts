@@ -2,16 +2,16 @@
  * Subscription status and the pricing page's purchase flow (spec 4 "Subscription", "Payment
  * dialog"; 5 Purchase; 7 stripe calls; 8 Payment).
  *
- * Only types come from server/contracts/billing.ts (its values are TypeBox schemas). The page
- * passes catalogue data as props. Texts are messages (messages/pricing/): a banner holds its
- * message as a function of the language, and the island that shows it passes the page's.
+ * The request and answer types come from shared/api/billing.ts; the page passes catalogue data
+ * as props. Texts are messages (messages/pricing/): a banner holds its message as a function of
+ * the language, and the island that shows it passes the page's.
  */
 import { atom, onMount } from 'nanostores';
 import type {
   PaymentRequest,
   PaymentSessionResponse,
   SubscriptionInfo,
-} from '../../server/contracts/billing.ts';
+} from '../../shared/api/billing.ts';
 import { CURRENCY, type BillingCycle } from '../../shared/billing.ts';
 import { localizePath, type Locale } from '../i18n/locales.ts';
 import {
@@ -74,7 +74,7 @@ const UNKNOWN: SubscriptionState = { loaded: false, failed: false, subscription:
 export const $subscription = atom<SubscriptionState>(UNKNOWN);
 
 /** Spec 3: currentPeriodEnd is epoch seconds, "a string or a date"; milliseconds are tolerated. */
-export function parsePeriodEnd(value: unknown): Date | null {
+function parsePeriodEnd(value: unknown): Date | null {
   let date: Date | null = null;
   if (value instanceof Date) date = value;
   else if (typeof value === 'number') date = new Date(value < 1e12 ? value * 1000 : value);
@@ -96,7 +96,7 @@ interface LooseStatus {
 }
 
 /** Spec 7: the answer holds hasActiveSubscription and subscription directly or under data. */
-export function readSubscriptionStatus(body: unknown): ActiveSubscription | null {
+function readSubscriptionStatus(body: unknown): ActiveSubscription | null {
   if (typeof body !== 'object' || body === null) throw new Error('Unexpected status answer');
   const outer = body as LooseStatus & { data?: LooseStatus };
   const status = typeof outer.hasActiveSubscription === 'boolean' ? outer : (outer.data ?? {});
@@ -178,7 +178,7 @@ export async function cancelSubscription(): Promise<void> {
 
 // ---------- Status banner ----------
 
-export type BannerTone = 'success' | 'info' | 'error';
+type BannerTone = 'success' | 'info' | 'error';
 
 export interface Banner {
   id: number;

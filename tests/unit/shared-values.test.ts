@@ -3,14 +3,20 @@
  * both the site and the server use live in shared/, plain modules without a schema library;
  * server/contracts holds only the schemas built from them; the site takes values from shared/ and
  * never writes one of them again (as a constant, a literal in its copy or a quoted message).
+ * Issue 32 item 6: content/ too writes no number that follows from them (a video count, a price
+ * per video, the video's cost or length); its copy names them with `{{placeholders}}` that the
+ * loaders fill (shared/plan-copy.ts for the catalogue's copy and the sample articles).
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { filesUnder, rel } from '../helpers/source-tree.ts';
 
 import { VIDEO_COST, VIDEO_SECONDS } from '../../shared/video.ts';
 import { MEGABYTE } from '../../shared/images.ts';
+import { PACKS, PLANS } from '../../shared/billing.ts';
+import { copyValues, videosFor } from '../../shared/plan-copy.ts';
 
 const sharedFiles = filesUnder('shared', ['.ts']);
 const contractFiles = filesUnder('server/contracts', ['.ts']);
@@ -72,12 +78,18 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('shared values (shared/)', () => {
   it('are plain modules: no schema library, nothing Node-only', () => {
-    const allowed = (specifier: string) =>
-      /^\.\/[\w-]+\.ts$/.test(specifier) || /^\.\.\/content\/[\w-]+\.json$/.test(specifier);
+    // Another shared module, or a content/ data file: nothing else, so no package at all.
+    const allowed = (file: string, specifier: string) => {
+      const target = rel(path.resolve(path.dirname(file), specifier));
+      return (
+        specifier.startsWith('.') &&
+        (/^shared\/[\w/-]+\.ts$/.test(target) || /^content\/[\w/-]+\.json$/.test(target))
+      );
+    };
     const offending = sharedFiles.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(?\s*)'([^']+)'/g)]
         .map((m) => m[1]!)
-        .filter((specifier) => !allowed(specifier))
+        .filter((specifier) => !allowed(file, specifier))
         .map((specifier) => `${rel(file)} imports ${specifier}`),
     );
     expect(sharedFiles.length).toBeGreaterThan(0);
@@ -153,5 +165,100 @@ describe('shared values (shared/)', () => {
     );
     expect(messages.length).toBeGreaterThan(5);
     expect(offending).toEqual([]);
+  });
+});
+
+/** The copy in content/ (data, articles, legal pages); its README documents, it is no copy. */
+const contentSources = filesUnder('content', ['.json', '.md'])
+  .filter((file) => rel(file) !== 'content/README.md')
+  .map((file) => ({ file: rel(file), text: readFileSync(file, 'utf8') }));
+
+/**
+ * Where content/ writes the video's length as a number: content/site.json's tagline and
+ * description (both languages), which the site reads without filling placeholders.
+ */
+const LENGTH_WRITTEN_OUT = new Set(['content/site.json', 'content/zh-CN/site.json']);
+
+/** `file:line: match` of every match of `pattern` (global) in content/. */
+function contentMatches(pattern: RegExp, files = contentSources): string[] {
+  return files.flatMap(({ file, text }) =>
+    text
+      .split('\n')
+      .flatMap((line, i) => [...line.matchAll(pattern)].map((m) => `${file}:${i + 1}: ${m[0]}`)),
+  );
+}
+
+/** A number written before a video or credit word: a count the copy should compute. */
+const COUNT = String.raw`(?<![\w.,{])\$?\d[\d,.]*(?:\s|-|&nbsp;)*(?:(?:videos?|clips?|credits?)(?![\w-])|个视频|个?积分)`;
+/** A price per video: what the credits of one video cost on a plan. */
+const PER_VIDEO = String.raw`\$\d[\d.,]*\s*(?:per|a|\/)\s*(?:video|clip)`;
+/** The video's cost on its own ("divided by 17"), not inside a date or a longer number. */
+const COST = String.raw`(?<![\w.,$-])${VIDEO_COST}(?![\w.-]|,\d)`;
+const COMPUTED = [COUNT, PER_VIDEO, COST];
+
+describe('numbers in copy (content/)', () => {
+  it('no content file writes a count of videos or credits, a price per video or the cost as a number', () => {
+    // Any number at all before "videos" or "credits", not only today's: a count left behind by
+    // a change of the cost (34 videos at 17 credits, 29 at 20) is caught whatever the cost is.
+    expect(contentSources.length).toBeGreaterThan(20);
+    const found = COMPUTED.flatMap((pattern) => contentMatches(new RegExp(pattern, 'gi')));
+    expect(found).toEqual([]);
+  });
+
+  it(`no content file but content/site.json writes the video length (${VIDEO_SECONDS} s) as a number`, () => {
+    const length = /(?<![\w.{])\d+(?:\s|-|&nbsp;)*(?:seconds?(?![\w-])|秒)/gi;
+    const filled = contentSources.filter(({ file }) => !LENGTH_WRITTEN_OUT.has(file));
+    expect(contentMatches(length, filled)).toEqual([]);
+    // The exception still holds: it names today's length, not another one.
+    const written = contentSources.filter(({ file }) => LENGTH_WRITTEN_OUT.has(file));
+    for (const match of contentMatches(length, written)) {
+      expect(match).toMatch(new RegExp(`: ${VIDEO_SECONDS}(?:\\s|-)*(?:seconds?|秒)$`, 'i'));
+    }
+  });
+
+  it('the scans catch the numbers the copy computes, in both languages', () => {
+    // What the placeholders would read if written out: the scan above must refuse each form.
+    const values = copyValues();
+    const written = [
+      `About ${values['lite.videos']} videos a month`,
+      `每月约 ${values['lite.videos']} 个视频`,
+      `${values['standard.credits']} credits, about ${values['standard.videos']} videos.`,
+      `${values['standard.credits']} 积分，约 ${values['standard.videos']} 个视频。`,
+      `Every video costs <strong>${VIDEO_COST} credits</strong>`,
+      `每个视频消耗 ${VIDEO_COST} 个积分`,
+      `(roughly $${values['lite.videoPrice']} per video)`,
+      `the credits divided by ${VIDEO_COST}, rounded down`,
+    ];
+    for (const line of written) {
+      expect(
+        COMPUTED.some((pattern) => new RegExp(pattern, 'i').test(line)),
+        line,
+      ).toBe(true);
+    }
+    // A file name or a date is not a count.
+    for (const line of ['03-credits-cover.jpg', '2025-03-17', '{{videoCost}} credits']) {
+      expect(
+        COMPUTED.some((pattern) => new RegExp(pattern, 'i').test(line)),
+        line,
+      ).toBe(false);
+    }
+  });
+
+  it('the catalogue copy follows VIDEO_COST: another cost gives other counts', () => {
+    const dearer = VIDEO_COST + 3;
+    const now = copyValues();
+    const then = copyValues(dearer);
+    expect(then.videoCost).toBe(dearer);
+    for (const item of [...PLANS, ...PACKS]) {
+      expect(now[`${item.id}.videos`]).toBe(videosFor(item.credits).toLocaleString('en-US'));
+      expect(then[`${item.id}.videos`]).toBe(
+        videosFor(item.credits, dearer).toLocaleString('en-US'),
+      );
+      expect(then[`${item.id}.videoPrice`]).not.toBe(now[`${item.id}.videoPrice`]);
+    }
+    // The rendered plans name today's counts (content holds only {{videos}}).
+    for (const plan of PLANS) {
+      expect(plan.features).toContain(`About ${now[`${plan.id}.videos`]} videos a month`);
+    }
   });
 });

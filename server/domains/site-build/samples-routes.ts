@@ -9,21 +9,27 @@ import send from '@fastify/send';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { Type } from 'typebox';
-import { HEIGHT, WIDTH } from '../video/providers/render/scene.ts';
+import { localRenderer } from '../video/service.ts';
 import type { SampleLibrary } from './samples.ts';
 import { sendStoredObject } from '../../core/media-store/serve.ts';
 import type { MediaStore } from '../../core/media-store/types.ts';
+import { msg } from '../../core/api-messages.ts';
 
 /** Seconds a visitor is asked to wait for a pending clip; a render takes a few. */
-export const PENDING_RETRY_SECONDS = 30;
+const PENDING_RETRY_SECONDS = 30;
 
 let placeholder: Promise<Buffer> | null = null;
 
 /** A plain dark 1280×720 JPEG, made once: the poster of a clip that is not rendered yet. */
-export function placeholderPoster(): Promise<Buffer> {
+function placeholderPoster(): Promise<Buffer> {
   placeholder ??= sharp({
     // The renderer's frame size, so a placeholder takes the same box as the poster it stands for.
-    create: { width: WIDTH, height: HEIGHT, channels: 3, background: { r: 16, g: 24, b: 38 } },
+    create: {
+      width: localRenderer.WIDTH,
+      height: localRenderer.HEIGHT,
+      channels: 3,
+      background: { r: 16, g: 24, b: 38 },
+    },
   })
     .jpeg({ quality: 70 })
     .toBuffer();
@@ -79,11 +85,14 @@ export async function samplesRoutes(
       if (kind === 'jpg') {
         return reply.type('image/jpeg').send(await placeholderPoster());
       }
-      return reply.status(503).header('retry-after', String(PENDING_RETRY_SECONDS)).send({
-        success: false,
-        message: 'This sample video is still being prepared. Try again in a minute.',
-        code: 'SAMPLE_NOT_READY',
-      });
+      return reply
+        .status(503)
+        .header('retry-after', String(PENDING_RETRY_SECONDS))
+        .send({
+          success: false,
+          message: msg('samples.preparing'),
+          code: 'SAMPLE_NOT_READY',
+        });
     },
   );
 }

@@ -6,20 +6,18 @@
  */
 import path from 'node:path';
 import { MEDIA_KEYS, type MediaStore } from '../../core/media-store/types.ts';
-import type { CachedClip } from './samples.ts';
 
-/** A clip `/samples/{id}.*` names: ready here or in the store (then `storeKeys` says where). */
-export interface ClipLookup {
-  clip: CachedClip;
-  ready: boolean;
-  storeKeys: { video: string; poster: string } | null;
+/** A clip's files in the local render cache (a `CachedClip` of ./samples.ts). */
+interface CachedFiles {
+  video: string;
+  poster: string;
 }
 
 export function sharedClips(store: MediaStore) {
   /** Render directories whose files are known to be in the store. */
   const stored = new Set<string>();
-  const renderDir = (clip: CachedClip) => path.dirname(clip.video);
-  const keys = (clip: CachedClip) => {
+  const renderDir = (clip: CachedFiles) => path.dirname(clip.video);
+  const keys = (clip: CachedFiles) => {
     const prefix = `${MEDIA_KEYS.samples}${path.basename(renderDir(clip))}/`;
     return { video: `${prefix}clip.mp4`, poster: `${prefix}poster.jpg` };
   };
@@ -27,16 +25,16 @@ export function sharedClips(store: MediaStore) {
   return {
     keys,
     /** Known to be in the store (no request). */
-    known: (clip: CachedClip) => stored.has(renderDir(clip)),
+    known: (clip: CachedFiles) => stored.has(renderDir(clip)),
     /** Whether the store has both files; remembered once seen. */
-    async has(clip: CachedClip): Promise<boolean> {
+    async has(clip: CachedFiles): Promise<boolean> {
       if (stored.has(renderDir(clip))) return true;
       const { video, poster } = keys(clip);
       if ((await store.head(video)) && (await store.head(poster))) stored.add(renderDir(clip));
       return stored.has(renderDir(clip));
     },
     /** Puts a clip rendered into the local cache; the poster last, which `has` reads as done. */
-    async put(clip: CachedClip): Promise<void> {
+    async put(clip: CachedFiles): Promise<void> {
       if (stored.has(renderDir(clip))) return;
       const { video, poster } = keys(clip);
       await store.put(video, { file: clip.video }, { contentType: 'video/mp4' });

@@ -8,26 +8,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { forEachLimited } from '../../core/concurrency.ts';
 import type { MediaStore } from '../../core/media-store/types.ts';
-import { sharedClips, type ClipLookup } from './samples-store.ts';
-
-export interface SampleClip {
-  /** File name stem: `samples/{id}.mp4`, `samples/{id}.jpg`, page `/embed/{id}`. */
-  id: string;
-  /** The text the renderer renders. */
-  prompt: string;
-  /** A human title for the embed page, when the content gives one. */
-  title?: string;
-  /** Where the clip was declared, for error messages. */
-  source: string;
-}
+import { sampleClipsFromContent, type SampleClip } from '../../../shared/samples.ts';
+import { sharedClips } from './samples-store.ts';
 
 /** A clip rendered into the cache. */
 export interface CachedClip extends SampleClip {
   video: string;
   poster: string;
+}
+
+/** A clip `/samples/{id}.*` names: ready here or in the store (then `storeKeys` says where). */
+interface ClipLookup {
+  clip: CachedClip;
+  ready: boolean;
+  storeKeys: { video: string; poster: string } | null;
 }
 
 export interface SampleRenderRequest {
@@ -44,80 +40,6 @@ export type SampleRenderer = (req: SampleRenderRequest) => Promise<unknown>;
 interface Logger {
   info(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
-}
-
-const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A declared sample we render: it has a prompt and no embed elsewhere (an operator's URL). */
-function localSample(value: unknown, source: string, fallbackTitle?: unknown): SampleClip | null {
-  if (!isObject(value) || typeof value.prompt !== 'string' || value.prompt.trim() === '') {
-    return null;
-  }
-  if (typeof value.embedUrl === 'string' && !value.embedUrl.startsWith('/')) return null;
-  const { id } = value;
-  if (typeof id !== 'string' || !ID.test(id)) {
-    throw new Error(
-      `${source}: sample id ${JSON.stringify(id)} must be lowercase words joined by "-".`,
-    );
-  }
-  const title = [value.title, fallbackTitle].find(
-    (t): t is string => typeof t === 'string' && t !== '',
-  );
-  return { id, prompt: value.prompt, ...(title ? { title } : {}), source };
-}
-
-/**
- * The sample clips the site content declares, from already-parsed content: gallery entries with
- * a prompt and a local embed, every landing file's `samples`, and effect cards' `sample`.
- * Throws on an id declared twice, since both would write the same file.
- */
-export function sampleClipsFromContent(content: {
-  gallery?: unknown;
-  /** Landing files by name, e.g. `{ 'asmr-video.json': {...} }`. */
-  landings?: Readonly<Record<string, unknown>>;
-  effects?: unknown;
-}): SampleClip[] {
-  const clips: SampleClip[] = [];
-  if (Array.isArray(content.gallery)) {
-    content.gallery.forEach((entry, i) => {
-      const clip = localSample(entry, `content/gallery.json entry ${i}`);
-      if (clip) clips.push(clip);
-    });
-  }
-  for (const [name, landing] of Object.entries(content.landings ?? {}).sort(([a], [b]) =>
-    a.localeCompare(b),
-  )) {
-    const samples = isObject(landing) ? landing.samples : undefined;
-    if (!Array.isArray(samples)) continue;
-    samples.forEach((sample, i) => {
-      const clip = localSample(sample, `content/landings/${name} sample ${i}`);
-      if (clip) clips.push(clip);
-    });
-  }
-  const cards = isObject(content.effects) ? content.effects.cards : undefined;
-  if (Array.isArray(cards)) {
-    cards.forEach((card, i) => {
-      if (!isObject(card)) return;
-      const clip = localSample(card.sample, `content/effects.json card ${i}`, card.title);
-      if (clip) clips.push(clip);
-    });
-  }
-
-  const seen = new Map<string, string>();
-  for (const clip of clips) {
-    const first = seen.get(clip.id);
-    if (first) {
-      throw new Error(
-        `Sample id "${clip.id}" is declared twice (${first} and ${clip.source}); ids name files in /samples, so each must be unique.`,
-      );
-    }
-    seen.set(clip.id, clip.source);
-  }
-  return clips;
 }
 
 async function readJson(file: string): Promise<unknown> {
@@ -152,23 +74,8 @@ export async function collectSampleClips(root: string): Promise<SampleClip[]> {
 }
 
 /** The renderer's own source files: when they change, every cached clip is stale. */
-const RENDERER_DIR = fileURLToPath(new URL('../video/providers/', import.meta.url));
-
-async function rendererFingerprint(): Promise<string> {
-  const files = [
-    path.join(RENDERER_DIR, 'local-renderer.ts'),
-    ...(await readdir(path.join(RENDERER_DIR, 'render')))
-      .filter((name) => name.endsWith('.ts'))
-      .sort()
-      .map((name) => path.join(RENDERER_DIR, 'render', name)),
-  ];
-  const hash = createHash('sha256');
-  for (const file of files) {
-    hash.update(path.relative(RENDERER_DIR, file));
-    hash.update(await readFile(file));
-  }
-  return hash.digest('hex');
-}
+const rendererFingerprint = async (): Promise<string> =>
+  (await import('../video/service.ts')).localRenderer.rendererFingerprint();
 
 const exists = (file: string) =>
   stat(file).then(
@@ -193,7 +100,7 @@ export interface SampleLibraryOptions {
   store?: MediaStore | undefined;
 }
 
-export function sampleCacheDir(projectRoot: string): string {
+function sampleCacheDir(projectRoot: string): string {
   return path.join(projectRoot, 'node_modules', '.cache', 'veo3-samples');
 }
 
@@ -213,8 +120,8 @@ async function removeAbandonedRenders(cacheDir: string): Promise<void> {
 
 const defaultRender: SampleRenderer = async (req) => {
   // Loaded on first use: collecting clips (also done by the site's pages) needs no ffmpeg.
-  const { renderLocalVideo } = await import('../video/providers/local-renderer.ts');
-  return renderLocalVideo(req);
+  const { localRenderer } = await import('../video/service.ts');
+  return localRenderer.renderLocalVideo(req);
 };
 
 export interface RenderMissingOptions {

@@ -110,7 +110,7 @@ export function buildCatalogue(
  * A translation must hold the same catalogue: the same categories and, in the same order, the
  * same cards in the same category, linking the same page and showing the same sample clip.
  */
-export function checkTranslation(english: RawCatalogue, translated: RawCatalogue, file: string) {
+function checkTranslation(english: RawCatalogue, translated: RawCatalogue, file: string) {
   const fail = (problem: string): never => {
     throw new Error(`${file}: ${problem}`);
   };
@@ -149,4 +149,4 @@ export function effectsFor(locale: Locale): EffectsContent {
   return CONTENT[locale];
 }
 
-export const { categories, cards, page } = CONTENT.en;
+export const { categories, cards } = CONTENT.en;

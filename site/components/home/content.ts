@@ -20,7 +20,7 @@ export interface HomeContent {
   faq: { title: string; items: { question: string; answer: string }[] };
 }
 
-export const PLACEHOLDER_VALUES: Readonly<Record<string, string | number>> = {
+const PLACEHOLDER_VALUES: Readonly<Record<string, string | number>> = {
   ...policy,
   brand: BRAND,
   productName: PRODUCT_NAME,

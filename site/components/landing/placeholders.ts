@@ -21,7 +21,7 @@ function valuesFor(locale: Locale): Record<string, string | number> {
 }
 
 /** Fills `{{name}}` in one string; an unknown name fails the build instead of showing braces. */
-export function fillPlaceholders(text: string, where: string, locale: Locale = 'en'): string {
+function fillPlaceholders(text: string, where: string, locale: Locale = 'en'): string {
   const values = valuesFor(locale);
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => {
     if (!(name in values)) throw new Error(`${where}: unknown placeholder {{${name}}}.`);

@@ -2,7 +2,7 @@
  * Audit log: every change made through the admin API or CLI (the admin_actions table), newest
  * first, with who made it, on whom, and the details recorded with it (amount, reason…).
  */
-import type { AdminAction } from '../../../server/contracts/admin.ts';
+import type { AdminAction } from '../../../shared/api/admin.ts';
 import { ADMIN_PAGE_SIZE } from '../../../shared/admin.ts';
 import { listAdminActions } from '../../lib/api/admin.ts';
 import AdminView, { RefreshButton } from './AdminView.tsx';
@@ -22,7 +22,7 @@ const ACTION_LABELS: Record<string, string> = {
   'task.refund': 'Refunded a failed task',
 };
 
-export function actionLabel(action: string): string {
+function actionLabel(action: string): string {
   return ACTION_LABELS[action] ?? humanize(action);
 }
 

@@ -3,7 +3,7 @@
  * confirmed in the action dialog. The server writes the ledger row and the audit row together.
  */
 import { useId, useState, type SubmitEvent } from 'react';
-import type { AdminUser } from '../../../server/contracts/admin.ts';
+import type { AdminUser } from '../../../shared/api/admin.ts';
 import { adjustCredits } from '../../lib/api/admin.ts';
 import { useConfirmAction } from './ActionDialog.tsx';
 import { ADJUST_REASON_MAX } from '../../../shared/admin.ts';

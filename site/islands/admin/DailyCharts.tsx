@@ -5,7 +5,7 @@
  * readers see. The figures' definitions are the server's (server/domains/admin/daily-stats.ts).
  */
 import type { ReactNode } from 'react';
-import type { DailyStat } from '../../../server/contracts/admin-stats.ts';
+import type { DailyStat } from '../../../shared/api/admin-stats.ts';
 import { DAILY_STATS_DEFAULT_DAYS } from '../../../shared/admin.ts';
 import type { DailyStats } from '../../lib/api/admin.ts';
 import { Loaded } from './ListStates.tsx';

@@ -1,6 +1,6 @@
 /** A user's credit ledger, newest first and paged: every change with the balance it left. */
 import { useCallback } from 'react';
-import type { AdminTransaction } from '../../../server/contracts/admin.ts';
+import type { AdminTransaction } from '../../../shared/api/admin.ts';
 import { listUserTransactions, type Page } from '../../lib/api/admin.ts';
 import { humanize } from './Badge.tsx';
 import { dateColumn, type Column } from './DataTable.tsx';

@@ -4,7 +4,7 @@
  * live, and an on-demand subsystem check.
  */
 import { useCallback, useRef, useState, type ReactNode } from 'react';
-import type { AdminSiteBuild, SiteBuildState } from '../../../server/contracts/admin.ts';
+import type { AdminSiteBuild, SiteBuildState } from '../../../shared/api/admin.ts';
 import { DAILY_STATS_DEFAULT_DAYS } from '../../../shared/admin.ts';
 import { TASK_STATUSES } from '../../../shared/video.ts';
 import { apiErrorMessage } from '../../lib/api/http.ts';

@@ -27,7 +27,7 @@ interface PagerProps {
 }
 
 /** "134", or "1,000+" for a count the server stopped at (it counts no further than 1,000 + a page). */
-export function totalText(total: ListTotal): string {
+function totalText(total: ListTotal): string {
   if (total.exact) return total.count.toLocaleString();
   const floor = total.count >= 1000 ? Math.floor(total.count / 1000) * 1000 : total.count;
   return `${floor.toLocaleString()}+`;

@@ -1,5 +1,5 @@
 /** Payments: every checkout, newest first, with what it bought and where it stands. */
-import type { AdminPayment } from '../../../server/contracts/admin.ts';
+import type { AdminPayment } from '../../../shared/api/admin.ts';
 import { ADMIN_PAGE_SIZE } from '../../../shared/admin.ts';
 import { listPayments } from '../../lib/api/admin.ts';
 import AdminView, { RefreshButton } from './AdminView.tsx';

@@ -3,7 +3,7 @@
  * server's own message: wrong credentials, a lockout with its wait, or no admin configured.
  */
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import type { AdminIdentity } from '../../../server/contracts/admin.ts';
+import type { AdminIdentity } from '../../../shared/api/admin.ts';
 import { apiErrorMessage } from '../../lib/api/http.ts';
 import { signInAdmin } from '../../lib/api/admin.ts';
 import Field from './Field.tsx';

@@ -4,7 +4,7 @@
  * finished it, what it reported as cost, why the task failed with the provider's own error text
  * (admin only; customers read our message), and every submit the route tried.
  */
-import type { AdminRouteAttempt, AdminTask } from '../../../server/contracts/admin.ts';
+import type { AdminRouteAttempt, AdminTask } from '../../../shared/api/admin.ts';
 import Badge, { humanize, type BadgeTone } from './Badge.tsx';
 import Facts, { FactDate, type Fact } from './Facts.tsx';
 import { formatDateTime } from './format.ts';
@@ -20,14 +20,14 @@ const OUTCOME_TONES: Record<string, BadgeTone> = {
 };
 
 /** Seconds between two ISO times, or null when either is missing or unreadable. */
-export function secondsBetween(from: string | null, to: string | null): number | null {
+function secondsBetween(from: string | null, to: string | null): number | null {
   if (!from || !to) return null;
   const ms = new Date(to).getTime() - new Date(from).getTime();
   return Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null;
 }
 
 /** "42 s", "3 min 05 s", "1 h 02 min": a generation takes seconds to minutes, rarely hours. */
-export function formatDuration(seconds: number | null): string {
+function formatDuration(seconds: number | null): string {
   if (seconds === null) return '—';
   const whole = Math.round(seconds);
   if (whole < 60) return `${whole} s`;
@@ -38,7 +38,7 @@ export function formatDuration(seconds: number | null): string {
 }
 
 /** Providers bill fractions of a cent, so up to the column's six decimals are shown. */
-export function formatUsd(amount: number | null): string {
+function formatUsd(amount: number | null): string {
   if (amount === null) return 'not reported';
   return new Intl.NumberFormat(undefined, {
     style: 'currency',

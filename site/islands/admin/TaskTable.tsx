@@ -5,7 +5,7 @@
  * that took the job, and its Details button opens the task's provider record beneath it.
  */
 import { useState, type ReactNode } from 'react';
-import type { AdminTask } from '../../../server/contracts/admin.ts';
+import type { AdminTask } from '../../../shared/api/admin.ts';
 import { refundTask } from '../../lib/api/admin.ts';
 import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';

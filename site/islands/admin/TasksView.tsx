@@ -1,6 +1,6 @@
 /** Tasks: every user's video tasks, newest first, filtered by status and paged. */
 import { useCallback, useState } from 'react';
-import type { AdminTaskStatus } from '../../../server/contracts/admin.ts';
+import type { AdminTaskStatus } from '../../../shared/api/admin.ts';
 import { ADMIN_PAGE_SIZE } from '../../../shared/admin.ts';
 import { listTasks, type Page } from '../../lib/api/admin.ts';
 import AdminView from './AdminView.tsx';

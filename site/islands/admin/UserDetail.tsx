@@ -3,7 +3,7 @@
  * (adjust credits, grant or revoke blog access), the paged ledger and the latest tasks.
  */
 import { useCallback, useState } from 'react';
-import type { AdminSubscription, AdminUser } from '../../../server/contracts/admin.ts';
+import type { AdminSubscription, AdminUser } from '../../../shared/api/admin.ts';
 import { getUserDetail, setBlogAccess } from '../../lib/api/admin.ts';
 import { useConfirmAction } from './ActionDialog.tsx';
 import Badge, { humanize, stateTone } from './Badge.tsx';

@@ -4,7 +4,7 @@
  * The search and page survive opening a user and coming back.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { AdminUser } from '../../../server/contracts/admin.ts';
+import type { AdminUser } from '../../../shared/api/admin.ts';
 import {
   ADMIN_PAGE_SIZE,
   USER_SEARCH_MIN_LENGTH,

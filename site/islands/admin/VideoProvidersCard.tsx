@@ -3,7 +3,7 @@
  * breaker is open or it asked us to wait, its last error (the provider's own words, admin only),
  * and the last 24 hours: tasks, success rate, p50/p95 time to a playable video.
  */
-import type { AdminVideoProvider } from '../../../server/contracts/admin.ts';
+import type { AdminVideoProvider } from '../../../shared/api/admin.ts';
 import Badge from './Badge.tsx';
 import Facts, { FactDate } from './Facts.tsx';
 import { formatDateTime } from './format.ts';

@@ -2,7 +2,7 @@
  * Webhook events: what the payment provider sent and whether it was processed. Payloads are never
  * shown (they carry customer details); the event id is enough to look one up at the provider.
  */
-import type { AdminWebhookEvent } from '../../../server/contracts/admin.ts';
+import type { AdminWebhookEvent } from '../../../shared/api/admin.ts';
 import { ADMIN_PAGE_SIZE } from '../../../shared/admin.ts';
 import { listWebhookEvents } from '../../lib/api/admin.ts';
 import AdminView, { RefreshButton } from './AdminView.tsx';

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/admin.ts';
 import { formatCredits } from './format.ts';
 
-export interface CreditAdjustment {
+interface CreditAdjustment {
   amount: number;
   reason: string;
 }

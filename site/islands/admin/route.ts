@@ -24,7 +24,7 @@ export interface AdminRoute {
 const SECTION_IDS = new Set<string>(SECTIONS.map((section) => section.id));
 
 /** `#users/abc` → Users with abc open; anything unknown is the Overview. */
-export function parseRoute(hash: string): AdminRoute {
+function parseRoute(hash: string): AdminRoute {
   const [head = '', ...rest] = hash.replace(/^#/, '').split('/');
   if (!SECTION_IDS.has(head)) return { section: 'overview', userId: null };
   const section = head as Section;

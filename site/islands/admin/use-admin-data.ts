@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Page } from '../../lib/api/admin.ts';
 import { apiErrorMessage } from '../../lib/api/http.ts';
 
-export const LOAD_FAILED = 'Could not load this from the server. Check the connection and retry.';
+const LOAD_FAILED = 'Could not load this from the server. Check the connection and retry.';
 
 type Answer<T> =
   | { load: () => Promise<T>; attempt: number; ok: true; data: T }
@@ -73,7 +73,7 @@ export interface PagePosition {
 
 export const FIRST_PAGE: PagePosition = { offset: 0, cursor: null, back: null, total: null };
 
-/** The page fields of every admin list answer (server/contracts/admin-lists.ts ListPage). */
+/** The page fields of every admin list answer (`ListPage`, shared/api/admin-lists.ts). */
 export interface ListPageData {
   total?: number;
   total_exact?: boolean;

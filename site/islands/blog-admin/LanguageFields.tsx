@@ -4,7 +4,7 @@
  * choice that would then be in the same language, and says so.
  */
 import { useState } from 'react';
-import type { AdminPost, PostLocale } from '../../../server/contracts/blog.ts';
+import type { AdminPost, PostLocale } from '../../../shared/api/blog.ts';
 import { LOCALES } from '../../../shared/locales.ts';
 import BlogField from './BlogField.tsx';
 import {

@@ -3,12 +3,7 @@
  * preview"): 'New Article' or 'Edit Article', the fields, and Cancel / Save.
  */
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import type {
-  AdminPost,
-  PostInput,
-  PostLocale,
-  PostStatus,
-} from '../../../server/contracts/blog.ts';
+import type { AdminPost, PostInput, PostLocale, PostStatus } from '../../../shared/api/blog.ts';
 import {
   blogPath,
   POST_EXCERPT_MAX as EXCERPT_MAX,
@@ -63,7 +58,7 @@ function formFor(post: AdminPost | null): PostForm {
 }
 
 /** "video, AI,, tips ，video" → ['video', 'AI', 'tips']: trimmed, no empties, no repeats. */
-export function parseTags(value: string): string[] {
+function parseTags(value: string): string[] {
   const seen = new Set<string>();
   const tags: string[] = [];
   for (const raw of value.split(/[,，]/)) {

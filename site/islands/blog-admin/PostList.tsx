@@ -3,7 +3,7 @@
  * translates beneath (issue 21), Status badge, Views, Created Time and Actions. Below 720 px each
  * row becomes a card (CSS only).
  */
-import type { AdminPost, PostLocale, PostStatus } from '../../../server/contracts/blog.ts';
+import type { AdminPost, PostLocale, PostStatus } from '../../../shared/api/blog.ts';
 import { postPath } from '../../../shared/blog.ts';
 import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';

@@ -3,10 +3,10 @@
  * 'Publishing…'. Polled every 2 s while not live, and again after each save or delete.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { BuildStatus } from '../../../server/contracts/blog.ts';
+import type { BuildStatus } from '../../../shared/api/blog.ts';
 import { getBuildStatus } from '../../lib/api/blog.ts';
 
-export const PUBLISH_POLL_MS = 2000;
+const PUBLISH_POLL_MS = 2000;
 /** After a change the server may answer 'live' once more before it queues the build. */
 const GRACE_POLLS = 5;
 /** Stop after this many failed polls in a row; the next save or delete starts again. */

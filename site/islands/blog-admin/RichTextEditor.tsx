@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { insertImageFromPicker } from './inline-image.ts';
 import type { ArticleEditor } from './quill-setup.ts';
 
-export const CONTENT_PLACEHOLDER = 'Enter article content...';
+const CONTENT_PLACEHOLDER = 'Enter article content...';
 
 interface RichTextEditorProps {
   /** The HTML to start from; read once, when the editor is created. */

@@ -8,13 +8,13 @@ import { IMAGE_TYPE_MESSAGE, MEGABYTE } from '../../../shared/images.ts';
 /** The upload limit in megabytes, as the hints and alerts write it (spec 9 "upload max"). */
 export const MAX_UPLOAD_MB = MAX_UPLOAD_BYTES / MEGABYTE;
 /** Spec 9: compression is offered above 2 MB or 1200x900, and targets 1200x900 at 0.85. */
-export const COMPRESS_OFFER_BYTES = 2 * 1024 * 1024;
-export const COMPRESS_MAX_WIDTH = 1200;
-export const COMPRESS_MAX_HEIGHT = 900;
-export const COMPRESS_QUALITY = 0.85;
+const COMPRESS_OFFER_BYTES = 2 * 1024 * 1024;
+const COMPRESS_MAX_WIDTH = 1200;
+const COMPRESS_MAX_HEIGHT = 900;
+const COMPRESS_QUALITY = 0.85;
 
 /** Spec 5: the only types the editor takes. */
-export const ACCEPTED_IMAGE_TYPES = [
+const ACCEPTED_IMAGE_TYPES = [
   'image/jpeg',
   'image/jpg',
   'image/png',
@@ -23,18 +23,18 @@ export const ACCEPTED_IMAGE_TYPES = [
 ] as const;
 export const ACCEPT_ATTRIBUTE = ACCEPTED_IMAGE_TYPES.join(',');
 
-export const INVALID_TYPE_MESSAGE = IMAGE_TYPE_MESSAGE;
+const INVALID_TYPE_MESSAGE = IMAGE_TYPE_MESSAGE;
 export const LOAD_FAILED_MESSAGE = 'Failed to load image';
 export const COMPRESSION_FAILED_MESSAGE = 'Image compression failed';
 
 /** 12_998_000 → "12.4 MB". */
-export function formatFileSize(bytes: number): string {
+function formatFileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-export function tooLargeMessage(bytes: number): string {
+function tooLargeMessage(bytes: number): string {
   return `Image size is ${formatFileSize(bytes)}. Please select an image smaller than ${MAX_UPLOAD_MB}MB.`;
 }
 
@@ -78,7 +78,7 @@ export function compressionQuestion(file: File, width: number, height: number): 
 }
 
 /** Scale to fit inside the target box, never up. */
-export function fitWithin(width: number, height: number): { width: number; height: number } {
+function fitWithin(width: number, height: number): { width: number; height: number } {
   const scale = Math.min(1, COMPRESS_MAX_WIDTH / width, COMPRESS_MAX_HEIGHT / height);
   return {
     width: Math.max(1, Math.round(width * scale)),

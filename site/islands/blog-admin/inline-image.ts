@@ -16,7 +16,7 @@ import {
 import type { ArticleEditor } from './quill-setup.ts';
 
 /** Open the system file picker; answers null when it is dismissed. */
-export function pickImageFile(): Promise<File | null> {
+function pickImageFile(): Promise<File | null> {
   return new Promise((resolve) => {
     const input = document.createElement('input');
     input.type = 'file';

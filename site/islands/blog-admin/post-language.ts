@@ -2,7 +2,7 @@
  * A post's language and translation as the blog admin shows and chooses them (issue 21). The
  * admin stays in English; only a language's own name and short mark are in that language.
  */
-import type { AdminPost, PostLocale } from '../../../server/contracts/blog.ts';
+import type { AdminPost, PostLocale } from '../../../shared/api/blog.ts';
 import { AUTONYMS } from '../../i18n/locales.ts';
 
 interface LanguageLabel {

@@ -6,7 +6,7 @@
  * found, loaded; loading ends once the fetch ends).
  */
 import { useEffect, useState } from 'react';
-import type { PostDetail } from '../../../server/contracts/blog.ts';
+import type { PostDetail } from '../../../shared/api/blog.ts';
 import { articleAddress } from '../../../shared/blog.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';

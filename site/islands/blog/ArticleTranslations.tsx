@@ -4,7 +4,7 @@
  * remembered like the header's switch (`data-locale-choice`). The lead text names the other
  * language, which holds while the site has two.
  */
-import type { PostTranslation } from '../../../server/contracts/blog.ts';
+import type { PostTranslation } from '../../../shared/api/blog.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';

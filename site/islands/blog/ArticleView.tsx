@@ -5,7 +5,7 @@
  * article shell renders it in the browser for posts that have no page yet.
  */
 import type { ReactNode } from 'react';
-import type { PostDetail } from '../../../server/contracts/blog.ts';
+import type { PostDetail } from '../../../shared/api/blog.ts';
 import { localizePath, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import { blogPath, publishedDate, viewsLabel, wasUpdated } from '../../lib/blog.ts';

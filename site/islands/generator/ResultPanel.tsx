@@ -13,9 +13,6 @@ import DownloadButton from '../shared/DownloadButton.tsx';
 import Icon from '../shared/Icon.tsx';
 import SignInLink from '../shared/SignInLink.tsx';
 
-/** Spec 2: the estimated generation time, in English (pages show their language's message). */
-export const ESTIMATED_TIME = m.generator_estimated_time('en');
-
 const HISTORY_PATH = '/video-history';
 
 interface ResultPanelProps {

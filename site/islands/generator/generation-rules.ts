@@ -3,8 +3,8 @@
  * a submission needs, what each status answer means, and the texts the user sees (from
  * messages/generator/, in the page's language).
  */
-import type { PublicUser } from '../../../server/contracts/auth.ts';
-import type { TaskStatusData } from '../../../server/contracts/video.ts';
+import type { PublicUser } from '../../../shared/api/auth.ts';
+import type { TaskStatusData } from '../../../shared/api/video.ts';
 import { IMAGE_MODEL, MODEL_NAMES, TEXT_MODEL, VIDEO_COST } from '../../../shared/video.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
@@ -14,17 +14,11 @@ export type GeneratorMode = 'text' | 'image';
 
 /** Spec 9: poll every 3 s, 5 s after an unknown status or a failed request, at most 120 times. */
 export const POLL_INTERVAL_MS = 3000;
-export const POLL_RETRY_MS = 5000;
-export const MAX_POLLS = 120;
+const POLL_RETRY_MS = 5000;
+const MAX_POLLS = 120;
 
-/** Spec 4 and 8: the generation texts in English, quoted exactly (the panel shows the page's). */
-export const GENERATION_MESSAGES = {
-  taskIdMissing: m.generator_task_id_missing('en'),
-  videoUrlMissing: m.generator_video_url_missing('en'),
-  failed: m.generator_failed('en'),
-  timedOut: m.generator_timed_out('en'),
-  network: m.generator_network('en'),
-} as const;
+/** Spec 4 and 8: the generation failures the panel words (m.generator_task_id_missing, …). */
+type GenerationFailure = 'taskIdMissing' | 'videoUrlMissing' | 'failed' | 'timedOut' | 'network';
 
 /**
  * Why a generation failed, as data: the result panel words it in the page's language and picks
@@ -32,7 +26,7 @@ export const GENERATION_MESSAGES = {
  * request, both from the server (which answers in the page's language).
  */
 export type GenerationError =
-  | { kind: keyof typeof GENERATION_MESSAGES | 'signInRequired' }
+  | { kind: GenerationFailure | 'signInRequired' }
   | { kind: 'task'; message: string }
   | { kind: 'requestFailed'; reason: string | null; status: number | null; code: string };
 

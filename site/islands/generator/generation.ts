@@ -5,7 +5,7 @@
  * stop from one place. The rules it applies are in generation-rules.ts.
  */
 import { atom } from 'nanostores';
-import type { GenerateResponse, TaskStatusData } from '../../../server/contracts/video.ts';
+import type { GenerateResponse, TaskStatusData } from '../../../shared/api/video.ts';
 import { trackGenerateVideo } from '../../lib/analytics.ts';
 import { httpStatus } from '../../lib/api/http.ts';
 import { getTaskStatus, requestGeneration } from '../../lib/api/video.ts';

@@ -1,6 +1,6 @@
 /** Full-screen menu for small screens: a modal dialog holding its own close button. */
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
-import type { PublicUser } from '../../../server/contracts/auth.ts';
+import type { PublicUser } from '../../../shared/api/auth.ts';
 import * as icons from '../../lib/icons/index.ts';
 import { localizePath, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';

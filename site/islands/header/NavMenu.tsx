@@ -1,5 +1,5 @@
 /** The header's main navigation on wide screens: Home, the AI Tools dropdown, then the links. */
-import type { PublicUser } from '../../../server/contracts/auth.ts';
+import type { PublicUser } from '../../../shared/api/auth.ts';
 import * as icons from '../../lib/icons/index.ts';
 import { localizePath, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';

@@ -1,5 +1,5 @@
 /** The signed-in user's menu in the header bar: avatar and name, opening identity and Sign out. */
-import type { PublicUser } from '../../../server/contracts/auth.ts';
+import type { PublicUser } from '../../../shared/api/auth.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';

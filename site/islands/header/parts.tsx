@@ -1,6 +1,6 @@
 /** Pieces the header bar and the mobile menu both show: the brand, the user and the credits. */
 import { useState } from 'react';
-import type { PublicUser } from '../../../server/contracts/auth.ts';
+import type { PublicUser } from '../../../shared/api/auth.ts';
 import { localizePath, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import { formatCredits, formatNumber } from '../../lib/format.ts';

@@ -1,5 +1,5 @@
 /** One completed video in the history list: plays inline, shows prompt, mode, model and date. */
-import type { HistoryItem } from '../../../server/contracts/video.ts';
+import type { HistoryItem } from '../../../shared/api/video.ts';
 import { INTL_LOCALES, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import { MODEL_NAMES } from '../../../shared/video.ts';

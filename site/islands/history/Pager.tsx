@@ -6,10 +6,10 @@ import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
 
 /** Spec 9: the pager shows at most 5 page buttons. */
-export const PAGER_WINDOW = 5;
+const PAGER_WINDOW = 5;
 
 /** The page numbers to show: a window of up to 5 around `page`, kept inside 1…pages. */
-export function pageWindow(page: number, pages: number, size = PAGER_WINDOW): number[] {
+function pageWindow(page: number, pages: number, size = PAGER_WINDOW): number[] {
   if (pages < 1) return [];
   const count = Math.min(size, pages);
   const start = Math.max(1, Math.min(page - Math.floor(size / 2), pages - count + 1));

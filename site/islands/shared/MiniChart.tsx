@@ -6,7 +6,7 @@
  * caller puts the figures in a table for screen readers.
  */
 
-export type ChartTone = 'accent' | 'info' | 'danger' | 'success';
+type ChartTone = 'accent' | 'info' | 'danger' | 'success';
 
 export interface ChartSeries {
   name: string;

@@ -17,7 +17,7 @@ import type {
   OverviewResponse,
   RefundResponse,
   UserDetailResponse,
-} from '../../../server/contracts/admin.ts';
+} from '../../../shared/api/admin.ts';
 import type {
   ActionsResponse,
   PaymentsResponse,
@@ -25,8 +25,8 @@ import type {
   UsersResponse,
   UserTransactionsResponse,
   WebhooksResponse,
-} from '../../../server/contracts/admin-lists.ts';
-import type { DailyStatsResponse } from '../../../server/contracts/admin-stats.ts';
+} from '../../../shared/api/admin-lists.ts';
+import type { DailyStatsResponse } from '../../../shared/api/admin-stats.ts';
 import { ADMIN_TOKEN_STORAGE_KEY } from '../../../shared/admin.ts';
 import { api } from './http.ts';
 /** What the dashboard says when any admin call answers 401. */
@@ -52,7 +52,7 @@ function storeAdminToken(token: string): void {
   }
 }
 
-export function clearAdminToken(): void {
+function clearAdminToken(): void {
   try {
     window.sessionStorage.removeItem(ADMIN_TOKEN_STORAGE_KEY);
   } catch {

@@ -2,8 +2,8 @@
  * The auth calls (spec 7 "auth calls"): sign-in options, the two sign-ins and sign-out, and the
  * two mailed links (confirm an email address, set a new password).
  */
-import type { AuthConfigResponse, SessionResponse } from '../../../server/contracts/auth.ts';
-import type { MessageResponse } from '../../../server/contracts/common.ts';
+import type { AuthConfigResponse, SessionResponse } from '../../../shared/api/auth.ts';
+import type { MessageResponse } from '../../../shared/api/common.ts';
 import { api } from './http.ts';
 
 /** Which sign-in methods this server offers (Google client id, local sign-in). */

@@ -8,7 +8,7 @@ import type {
   CheckoutStatusResponse,
   PaymentRequest,
   PaymentSessionResponse,
-} from '../../../server/contracts/billing.ts';
+} from '../../../shared/api/billing.ts';
 import { api } from './http.ts';
 
 /** The answer as sent: spec 7 allows the status directly or under `data`, so it is read loosely. */

@@ -14,7 +14,7 @@ import type {
   InlineUploadResponse,
   PostDetailResponse,
   PostInput,
-} from '../../../server/contracts/blog.ts';
+} from '../../../shared/api/blog.ts';
 import { api, readApiError } from './http.ts';
 
 const postPath = (slug: string) => `/api/blog/posts/${encodeURIComponent(slug)}`;

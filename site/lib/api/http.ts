@@ -4,7 +4,7 @@
  * never call it directly: they use the feature modules beside it (auth, credits, video, …).
  */
 import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
-import type { ErrorResponse } from '../../../server/contracts/common.ts';
+import type { ErrorResponse } from '../../../shared/api/common.ts';
 import { $authToken } from '../../stores/session.ts';
 
 /** Spec 9: request timeout 30000 ms; retries 3 at 1000 ms. */

@@ -2,12 +2,12 @@
  * The video calls (spec 7 "video calls"): submit a generation, read a task's status, list the
  * history. Generation and status requests also name the user (spec 6) next to the bearer token.
  */
-import type { PublicUser } from '../../../server/contracts/auth.ts';
+import type { PublicUser } from '../../../shared/api/auth.ts';
 import type {
   GenerateResponse,
   HistoryResponse,
   TaskStatusResponse,
-} from '../../../server/contracts/video.ts';
+} from '../../../shared/api/video.ts';
 import { api, REQUEST_TIMEOUT_MS } from './http.ts';
 
 /** Spec 6: generation and status requests name the user (the api client adds the bearer token). */

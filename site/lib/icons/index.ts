@@ -12,7 +12,7 @@ import { iconMarkup } from './shape.ts';
 
 export * from './header.ts';
 export * from './pages.ts';
-export { iconMarkup, type IconData, type IconShape, type ShapeAttributes } from './shape.ts';
+export { type IconData } from './shape.ts';
 
 /** Inner markup of each home feature-card icon, by the names content/home.json uses. */
 export const FEATURE_ICONS = {

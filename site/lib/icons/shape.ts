@@ -1,7 +1,7 @@
 /** What an icon is made of (see index.ts), and its markup for .astro pages. */
 
 /** The attributes a shape may carry (React names; `iconMarkup` writes the SVG ones). */
-export interface ShapeAttributes {
+interface ShapeAttributes {
   d?: string;
   cx?: number;
   cy?: number;
@@ -16,7 +16,7 @@ export interface ShapeAttributes {
   strokeWidth?: number;
 }
 
-export type IconShape = readonly ['path' | 'circle' | 'rect', ShapeAttributes];
+type IconShape = readonly ['path' | 'circle' | 'rect', ShapeAttributes];
 /** One icon: its shapes in drawing order. */
 export type IconData = readonly IconShape[];
 
