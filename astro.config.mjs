@@ -4,8 +4,8 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { readFileSync } from 'node:fs';
 import { postPath } from './shared/blog.ts';
+import { alternatesOf, isIndexed } from './shared/pages.ts';
 import { SERVER_PATH_PREFIXES } from './shared/server-paths.ts';
-import { alternatesOf } from './site/i18n/locales.ts';
 import { articleAlternates } from './site/lib/blog.ts';
 import { postsSnapshotFile } from './site/lib/posts-snapshot-file.ts';
 
@@ -26,7 +26,7 @@ function apiProxy(target) {
  * The published posts of the snapshot this build reads (site/content.config.ts: BLOG_SNAPSHOT_PATH,
  * else the default file), for the sitemap; none when there is no snapshot (a broken one fails the
  * content loader with its error).
- * @returns {import('./server/contracts/blog.ts').PostsSnapshot['posts']}
+ * @returns {import('./shared/api/blog.ts').PostsSnapshot['posts']}
  */
 function snapshotPosts() {
   try {
@@ -73,13 +73,10 @@ export default defineConfig({
     react(),
     sitemap({
       customPages: separateArticlePages(origin),
-      // Only pages meant for search results: not the noindex ones (sign-in, private, utility).
-      filter: (page) =>
-        !/^(\/zh)?\/(login|verify-email|reset-password|404|video-history|blog-admin|admin(\/.*)?|blog\/article-shell|embed\/.*)$/.test(
-          new URL(page).pathname,
-        ),
+      // Only pages meant for search results: the page table's indexed ones (shared/pages.ts).
+      filter: (page) => isIndexed(new URL(page).pathname),
       // A page in both languages lists both (and x-default, the English one), as its <head> does:
-      // by the path rule, or for an article, itself and its translation.
+      // by the page table, or for an article, itself and its translation.
       serialize: (item) => {
         const pathname = new URL(item.url).pathname;
         const alternates = articleAlternatesByPath.get(pathname) ?? alternatesOf(pathname);

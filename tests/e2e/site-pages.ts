@@ -1,54 +1,50 @@
 /**
  * The page lists the site-wide specs (seo, a11y, links, layout, screenshots) walk. Public pages
- * come from the built sitemap, so a new page is checked as soon as it is published; the spec's
- * routes are asserted to be among them (seo.spec.ts). Every built page comes from the live
- * release's manifest, in the data directory the e2e server runs on (playwright.config.ts).
+ * come from the built sitemap, so a new page is checked as soon as it is published; the page
+ * table's (shared/pages.ts) are asserted to be among them (seo.spec.ts), and the private ones to
+ * be built and left out. Every built page comes from the live release's manifest, in the data
+ * directory the e2e server runs on (playwright.config.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
+import {
+  GENERATOR_PATH,
+  isHtmlPage,
+  isPattern,
+  PAGES,
+  pageLocales,
+  pathIn,
+} from '../../shared/pages.ts';
 
 const readJson = <T>(file: string): T =>
   JSON.parse(readFileSync(new URL(`../../content/${file}`, import.meta.url), 'utf8')) as T;
 
-const site = readJson<{ product: string }>('site.json');
+export { GENERATOR_PATH };
 
-/** Spec 2 Routes: /text-to-{product}-video. */
-export const GENERATOR_PATH = `/text-to-${site.product}-video`;
+/** The concrete pages of the table (not the rows filled from data, such as /blog/[slug]). */
+const pageRows = PAGES.filter((row) => !isPattern(row) && isHtmlPage(row));
 
-/** Spec 2 Routes: every public page, as the spec names them. */
-export const SPEC_PUBLIC_ROUTES = [
-  '/',
-  '/pricing',
-  GENERATOR_PATH,
-  '/blog',
-  '/video-effects',
-  '/ai-french-kissing',
-  '/asmr-video',
-  '/terms-of-service',
-  '/privacy-policy',
-  '/refund-policy',
-] as const;
+/**
+ * Spec 2 Routes: every public page, the page table's indexed ones, in English
+ * (tests/unit/page-table.test.ts checks the spec's routes are among them).
+ */
+export const SPEC_PUBLIC_ROUTES: readonly string[] = pageRows
+  .filter((row) => row.indexing === 'indexed')
+  .map((row) => row.path);
 
-/** Pages that need sign-in or are utilities: noindex and out of the sitemap. */
-export const PRIVATE_PAGES = [
-  '/login',
-  '/verify-email',
-  '/reset-password',
-  '/video-history',
-  '/blog-admin',
-  '/admin',
-  '/blog/article-shell',
-  '/404',
-] as const;
+/** Pages that need sign-in or are utilities, in every language: noindex and out of the sitemap. */
+export const PRIVATE_PAGES: readonly string[] = pageRows
+  .filter((row) => row.indexing !== 'indexed')
+  .flatMap((row) => pageLocales(row).map((locale) => pathIn(row.path, locale)));
 
-/** Private pages a signed-out visitor stays on (the others send the browser elsewhere). */
-export const SIGNED_OUT_PAGES = [
-  '/login',
-  '/verify-email',
-  '/reset-password',
-  '/video-history',
-] as const;
+/**
+ * Private pages a signed-out visitor stays on, in English (the others send the browser elsewhere;
+ * the operators' tools have their own specs).
+ */
+export const SIGNED_OUT_PAGES: readonly string[] = pageRows
+  .filter((row) => row.indexing === 'private' && !row.operator)
+  .map((row) => row.path);
 
 /**
  * The path of every HTML page in the live release (`/`, `/pricing`, `/embed/{id}`, `/404`…),
@@ -109,8 +105,9 @@ export async function settle(page: Page): Promise<void> {
 }
 
 const gallery = readJson<Array<{ id: string }>>('gallery.json');
-const landingSampleIds = ['ai-french-kissing', 'asmr-video'].flatMap((name) =>
-  readJson<{ samples: Array<{ id: string }> }>(`landings/${name}.json`).samples.map((s) => s.id),
+// The landing pages' clips: one content file per landing row of the page table.
+const landingSampleIds = PAGES.filter((row) => row.route === '/[landing]').flatMap((row) =>
+  readJson<{ samples: Array<{ id: string }> }>(`landings${row.path}.json`).samples.map((s) => s.id),
 );
 
 /**
