@@ -1,9 +1,10 @@
 /**
  * The catalogue (spec 3 "Subscription plan", "Credit pack"; 9 prices) and the billing texts both
  * sides quote. content/plans.json is the source: the pricing page and the server read it through
- * this module. Plain values only: the schemas are in server/contracts/billing.ts.
+ * this module, its copy's numbers filled by shared/plan-copy.ts. Plain values only: the schemas are in server/contracts/billing.ts.
  */
 import catalogue from '../content/plans.json' with { type: 'json' };
+import { itemCopy } from './plan-copy.ts';
 
 export const BILLING_CYCLES = ['monthly', 'yearly'] as const;
 export type BillingCycle = (typeof BILLING_CYCLES)[number];
@@ -27,8 +28,15 @@ export interface CreditPack {
 }
 
 export const CURRENCY = catalogue.currency;
-export const PLANS: readonly Plan[] = catalogue.plans;
-export const PACKS: readonly CreditPack[] = catalogue.packs;
+// The copy's counts ("About {{videos}} videos a month") are computed here, once, for both sides.
+export const PLANS: readonly Plan[] = catalogue.plans.map((plan) => ({
+  ...plan,
+  features: plan.features.map((feature) => itemCopy(feature, plan)),
+}));
+export const PACKS: readonly CreditPack[] = catalogue.packs.map((pack) => ({
+  ...pack,
+  description: itemCopy(pack.description, pack),
+}));
 
 /** The plan with this id, or undefined. */
 export const findPlan = (id: string): Plan | undefined => PLANS.find((p) => p.id === id);

@@ -85,6 +85,7 @@ describe.each(databaseKinds)('GET /api/admin/stats/daily on %s', (kind) => {
       provider: 'local',
       status,
       deadlineAt: new Date(createdAt.getTime() + 20 * 60_000),
+      creditsCharged: 17,
       createdAt,
       // The worker sets completed_at on success only; a failure's time is its last write.
       completedAt: status === 'completed' ? finishedAt : null,

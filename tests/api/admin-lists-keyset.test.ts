@@ -148,9 +148,9 @@ describe.each(databaseKinds)('admin lists by cursor on %s', (kind) => {
     for (const [i, ts] of stamps.entries()) {
       await t.database.db.execute(
         sql`insert into video_tasks (id, user_id, model, mode, prompt, provider, status,
-                                     deadline_at, created_at)
+                                     deadline_at, created_at, credits_charged)
             values (${randomUUID()}, ${owner}, 'veo3', 'text', 'A tie', 'local',
-                    ${i % 3 === 0 ? 'failed' : 'completed'}, now(), ${ts}::timestamptz)`,
+                    ${i % 3 === 0 ? 'failed' : 'completed'}, now(), ${ts}::timestamptz, 17)`,
       );
     }
     const all = await pageThrough('/api/admin/tasks', 'tasks', 5);
@@ -271,9 +271,9 @@ describe.each(databaseKinds)('admin lists by cursor on %s', (kind) => {
     const before = await tasks24h('?fresh=true');
     await t.database.db.execute(
       sql`insert into video_tasks (id, user_id, model, mode, prompt, provider, status,
-                                   submitted_at, deadline_at, created_at)
+                                   submitted_at, deadline_at, created_at, credits_charged)
           values (${randomUUID()}, ${owner}, 'veo3', 'text', 'A new one', 'local', 'completed',
-                  now(), now(), now())`,
+                  now(), now(), now(), 17)`,
     );
     expect(await tasks24h()).toBe(before);
     expect(await tasks24h('?fresh=true')).toBe(before + 1);

@@ -93,6 +93,7 @@ describe.each(databaseKinds)('admin API on %s', (kind) => {
         provider: 'local',
         status: 'processing',
         deadlineAt: new Date(Date.now() + 60_000),
+        creditsCharged: 17,
       });
     });
     if (opts.refunded) {
@@ -391,6 +392,7 @@ describe.each(databaseKinds)('admin API on %s', (kind) => {
         prompt: 'A fox in the snow',
         provider: 'fal',
         deadlineAt: new Date(Date.now() + 60_000),
+        creditsCharged: 17,
       });
       const at = new Date().toISOString();
       await recordSubmit(db, id, {
@@ -430,7 +432,7 @@ describe.each(databaseKinds)('admin API on %s', (kind) => {
         provider_cost_usd: 0.4,
         provider_error: PROVIDER_TEXT,
         failure_kind: 'content_policy',
-        error: failureMessage('content_policy'),
+        error: failureMessage('content_policy')(17).render('en'),
         route_attempts: [
           { provider: 'fal', model: 'fal-ai/veo3.1', outcome: 'rate_limited', status: 429 },
           // An attempt stored without a status answers null, not a missing field.
@@ -458,7 +460,7 @@ describe.each(databaseKinds)('admin API on %s', (kind) => {
       expect(res.json().data).toMatchObject({
         id,
         status: 'failed',
-        error_message: failureMessage('content_policy'),
+        error_message: failureMessage('content_policy')(17).render('en'),
       });
       expect(res.body).not.toContain(PROVIDER_TEXT);
       expect(res.body).not.toContain('safety_checker');

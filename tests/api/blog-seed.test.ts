@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sanitizePostHtml } from '../../server/domains/blog/sanitizer.ts';
+import { findPlan } from '../../shared/billing.ts';
+import { fillCopyDeep, videosFor } from '../../shared/plan-copy.ts';
+import { VIDEO_COST } from '../../shared/video.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { readdir, readFile } from 'node:fs/promises';
 
@@ -38,9 +41,25 @@ describe('sample articles (local mode, first start)', () => {
     ]);
   });
 
+  it('stores the articles with their numbers filled from the catalogue and the video cost', async () => {
+    const posts = (await t.app.inject({ url: '/api/blog/posts' })).json().data.posts;
+    const credits = posts.find((post: { title: string }) => /credits/i.test(post.title));
+    const detail = (await t.app.inject({ url: `/api/blog/posts/${credits.slug}` })).json().data;
+    const text = `${detail.title} ${detail.excerpt} ${detail.content} ${detail.meta_description}`;
+    expect(text).not.toContain('{{');
+    expect(detail.excerpt).toContain(`Every video costs ${VIDEO_COST} credits.`);
+    expect(detail.content).toContain(
+      `${findPlan('lite')!.credits} credits, about ${videosFor(findPlan('lite')!.credits)} videos`,
+    );
+  });
+
   it('ships seed HTML the sanitizer keeps as written', async () => {
     for (const file of (await readdir(seedDir)).filter((f) => f.endsWith('.json'))) {
-      const seed = JSON.parse(await readFile(path.join(seedDir, file), 'utf8')) as {
+      // As the seed loader stores it: prices, counts and the video's cost filled in.
+      const seed = fillCopyDeep(
+        JSON.parse(await readFile(path.join(seedDir, file), 'utf8')),
+        file,
+      ) as {
         content: string;
         meta_description: string;
       };

@@ -41,6 +41,7 @@ async function seedTask(
     mode: 'text',
     provider: 'local',
     deadlineAt: new Date(Date.now() + 3_600_000),
+    creditsCharged: 17,
     ...fields,
   });
   return id;

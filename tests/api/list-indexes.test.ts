@@ -157,12 +157,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         select 'user' || n || '@example.com', 'local', now() - n * interval '1 minute'
         from generate_series(1, ${ROWS}) n;
         insert into video_tasks (id, user_id, model, mode, prompt, provider, status, deadline_at,
-                                 created_at, completed_at, result_url)
+                                 created_at, completed_at, result_url, credits_charged)
         select gen_random_uuid(), u.ids[1 + n % 200], 'veo3', 'text', 'A seeded prompt', 'local',
                case when n % 10 = 0 then 'failed' when n % 50 = 1 then 'pending' else 'completed' end,
                now(), now() - n * interval '1 minute',
                case when n % 10 <> 0 and n % 50 <> 1 then now() - n * interval '1 minute' + interval '40 seconds' end,
-               case when n % 10 <> 0 and n % 50 <> 1 then '/media/' || n || '.mp4' end
+               case when n % 10 <> 0 and n % 50 <> 1 then '/media/' || n || '.mp4' end, 17
         from generate_series(1, ${ROWS}) n,
              (select array_agg(id) as ids from (select id from users limit 200) s) u;
         -- The ledger as the video domain writes it: a charge per task, a refund per failure.

@@ -88,21 +88,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('list query plans on postgres', 
     // 15,000 tasks over 100 users and 5,000 for one: four in five completed with a result.
     await db.execute(sql`insert into video_tasks
         (id, user_id, status, progress, model, mode, prompt, provider, result_url,
-         deadline_at, created_at, completed_at)
+         deadline_at, created_at, completed_at, credits_charged)
       select gen_random_uuid(), u.id,
              case when n % 5 = 0 then 'failed' else 'completed' end, 100, 'veo3', 'text', 'seed',
              'local', case when n % 5 = 0 then null else '/media/x.mp4' end, now(),
              timestamptz '2024-01-01' + n * interval '1 minute',
-             timestamptz '2024-01-01' + n * interval '1 minute' + interval '90 seconds'
+             timestamptz '2024-01-01' + n * interval '1 minute' + interval '90 seconds', 17
       from users u cross join generate_series(1, 150) n`);
     await db.execute(sql`insert into video_tasks
         (id, user_id, status, progress, model, mode, prompt, provider, result_url,
-         deadline_at, created_at, completed_at)
+         deadline_at, created_at, completed_at, credits_charged)
       select gen_random_uuid(), ${heavy}::uuid,
              case when n % 5 = 0 then 'failed' else 'completed' end, 100, 'veo3', 'text', 'seed',
              'local', case when n % 5 = 0 then null else '/media/x.mp4' end, now(),
              timestamptz '2023-01-01' + (n / 2) * interval '1 second',
-             timestamptz '2023-01-01' + (n / 2) * interval '1 second'
+             timestamptz '2023-01-01' + (n / 2) * interval '1 second', 17
       from generate_series(1, ${HEAVY_TASKS}) n`);
     client = new pg.Client({ connectionString: database.url! });
     await client.connect();

@@ -43,9 +43,9 @@ export async function insertCompletedVideos(db: DbOrTx, userId: string, rows: re
     await db.execute(sql`
       insert into video_tasks
         (id, user_id, status, progress, model, mode, prompt, provider, result_url,
-         deadline_at, created_at, completed_at)
+         deadline_at, created_at, completed_at, credits_charged)
       values (${row.id}::uuid, ${userId}::uuid, 'completed', 100, 'veo3', 'text', 'paging test',
               'local', ${`/media/${row.id}.mp4`}, now(), ${row.ts}::timestamptz,
-              ${row.ts}::timestamptz)`);
+              ${row.ts}::timestamptz, 17)`);
   }
 }

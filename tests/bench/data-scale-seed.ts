@@ -158,7 +158,8 @@ function seedStatements(size: DataSize): Array<[string, string, unknown[]]> {
       `insert into video_tasks (id, user_id, status, status_message, progress, model, mode, prompt,
                                 provider, provider_model, submitted_at, provider_finished_at,
                                 run_after, result_url, poster_url, error_message, failure_kind,
-                                attempts, deadline_at, completed_at, created_at, updated_at)
+                                attempts, deadline_at, completed_at, created_at, updated_at,
+                                credits_charged)
        select id, user_id,
               case when failed then 'failed' else 'completed' end,
               case when failed then 'Failed' else 'Video ready' end,
@@ -172,7 +173,7 @@ function seedStatements(size: DataSize): Array<[string, string, unknown[]]> {
               case when failed then 'provider_error' end,
               1, created_at + interval '30 minutes',
               case when failed then null else created_at + took end,
-              created_at, created_at + took
+              created_at, created_at + took, ${VIDEO_COST}
        from seed_tasks order by created_at`,
       [],
     ],

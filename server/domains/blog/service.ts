@@ -13,14 +13,16 @@ import { checkImage, reencodeImage } from '../../core/images.ts';
 import { MEDIA_KEYS, type MediaStore } from '../../core/media-store/types.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { PostDetail, PostInput, PostsSnapshot, PublicPost } from '../../contracts/blog.ts';
-import { BLOG_MESSAGES, BLOG_UPLOADS_PREFIX, MAX_UPLOAD_BYTES } from '../../../shared/blog.ts';
+import { BLOG_UPLOADS_PREFIX, MAX_UPLOAD_BYTES } from '../../../shared/blog.ts';
 import { cutExcerpt, htmlText, toAdmin, toDetail, toListedDetail, toPublic } from './post-forms.ts';
 import * as repo from './repository.ts';
 import { withFreeSlug } from './slug-allocation.ts';
 import { linked, prepare } from './post-input.ts';
 import { readTranslations, translationsByPost } from './translations.ts';
-import type { PageDigest } from '../site-build/article-pages.ts';
+import type { PageDigest } from '../site-build/service.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../../shared/locales.ts';
+import { fillCopyDeep } from '../../../shared/plan-copy.ts';
+import { msg } from '../../core/api-messages.ts';
 
 /**
  * Published-posts cache: public lists never touch the database while it is fresh. It holds the
@@ -39,7 +41,7 @@ interface PublishedCache {
 /** Articles kept whole in memory, the most recently read. */
 const DETAILS_KEPT = 200;
 
-export { BLOG_UPLOADS_PREFIX, cutExcerpt, htmlText, toAdmin, toDetail };
+export { BLOG_UPLOADS_PREFIX, cutExcerpt, htmlText };
 
 /**
  * View counts in cached answers, and posts published by another instance, may lag this long
@@ -152,14 +154,14 @@ export function createBlogService(deps: {
       const current = await published();
       const gen = current.generation;
       const post = current.bySlug.has(slug) ? await article(slug, current) : null;
-      if (!post) throw notFound(BLOG_MESSAGES.notFound, 'POST_NOT_FOUND');
+      if (!post) throw notFound(msg('blog.not_found'), 'POST_NOT_FOUND');
       return { etag: `W/"post-${gen}.${views}-${post.id}"`, data: post };
     },
 
     /** Counts one reading (the page calls it once per browser session) and returns the total. */
     async recordView(slug: string): Promise<number> {
       const count = await repo.incrementViews(db, slug);
-      if (count === null) throw notFound(BLOG_MESSAGES.notFound, 'POST_NOT_FOUND');
+      if (count === null) throw notFound(msg('blog.not_found'), 'POST_NOT_FOUND');
       const cached = cache?.bySlug.get(slug);
       if (cached) {
         cached.view_count = count;
@@ -190,7 +192,7 @@ export function createBlogService(deps: {
 
     async adminGet(id: string) {
       const row = await repo.findById(db, id);
-      if (!row) throw notFound('That article does not exist.', 'POST_NOT_FOUND');
+      if (!row) throw notFound(msg('blog.article_missing'), 'POST_NOT_FOUND');
       return toAdmin(row);
     },
 
@@ -220,7 +222,7 @@ export function createBlogService(deps: {
      */
     async update(id: string, input: PostInput) {
       const before = await repo.findById(db, id);
-      if (!before) throw notFound('That article does not exist.', 'POST_NOT_FOUND');
+      if (!before) throw notFound(msg('blog.article_missing'), 'POST_NOT_FOUND');
       const fields = prepare(input, before);
       const status = input.status ?? before.status;
       const write = async (tx: DbOrTx, slug: string) => {
@@ -249,7 +251,7 @@ export function createBlogService(deps: {
 
     async remove(id: string) {
       const row = await repo.deletePost(db, id);
-      if (!row) throw notFound('That article does not exist.', 'POST_NOT_FOUND');
+      if (!row) throw notFound(msg('blog.article_missing'), 'POST_NOT_FOUND');
       if (row.status === 'published') publicChanged();
     },
 
@@ -322,7 +324,11 @@ export function createBlogService(deps: {
       let seeded = 0;
       const seededIds = new Map<string, string>();
       for (const [i, file] of files.entries()) {
-        const seed = JSON.parse(await readFile(path.join(seedDir, file), 'utf8')) as PostInput & {
+        // Prices, counts and the video's cost and length are {{placeholders}}, filled here.
+        const seed = fillCopyDeep(
+          JSON.parse(await readFile(path.join(seedDir, file), 'utf8')),
+          `content/blog-seed/${file}`,
+        ) as PostInput & {
           featured_image?: string;
           /** The seed file of the original a translation translates. */
           translation_of_seed?: string;
