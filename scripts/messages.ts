@@ -16,13 +16,19 @@ const MESSAGE_MODULES_DIR = path.join(I18N_DIR, 'messages');
 const MESSAGES_DIR = fileURLToPath(new URL('../messages/', import.meta.url));
 
 /**
+ * Folders of messages/ that are not the site's: the server's API sentences (messages/api, read by
+ * server/core/api-messages.ts), which no island may bundle.
+ */
+const NOT_SITE_AREAS = new Set(['api']);
+
+/**
  * The message files of each language: messages/{locale}.json (the site's frame: header, footer,
  * sign-in) and messages/{area}/{locale}.json (one folder per part of the site). A key may live in
  * one file only.
  */
 export function readMessageSources(): MessageSources {
   const areas = readdirSync(MESSAGES_DIR, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    .filter((entry) => entry.isDirectory() && !NOT_SITE_AREAS.has(entry.name))
     .map((entry) => entry.name)
     .sort();
   const sources = {} as MessageSources;

@@ -19,6 +19,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandl
 import fp from 'fastify-plugin';
 import { requireAdmin, requireEditor, requireUser } from './auth.ts';
 import { AppError, unauthorized } from './errors.ts';
+import { type ApiText, msg } from './api-messages.ts';
 
 export const ACCESS_LEVELS = [
   /** Anyone, signed in or not. Per-file or per-row rules may still apply (media, /api/db). */
@@ -50,7 +51,7 @@ declare module 'fastify' {
     /** Who may call this route; every route must declare it (server/core/access.ts). */
     access?: AccessLevel;
     /** For `access: 'user'`: the 401 message when the spec names one ('Please login first'). */
-    signInMessage?: string;
+    signInMessage?: ApiText;
   }
   interface FastifyInstance {
     /** Every registered route, one row per method, with its declared access level. */
@@ -60,7 +61,7 @@ declare module 'fastify' {
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-function guardFor(level: AccessLevel, signInMessage: string | undefined): Guard | null {
+function guardFor(level: AccessLevel, signInMessage: ApiText | undefined): Guard | null {
   switch (level) {
     case 'user':
       if (!signInMessage) return requireUser;
@@ -89,14 +90,13 @@ const bodyTooLarge = (length: number, limit: number) =>
   new AppError(
     413,
     'BODY_TOO_LARGE',
-    `The request body is ${formatBytes(length)}; this address accepts at most ${formatBytes(limit)}. ` +
-      'Send less data (images go through the upload form).',
+    msg('access.body_too_large', { size: formatBytes(length), limit: formatBytes(limit) }),
   );
 const anonymousBodyTooLarge = (limit: number) =>
   new AppError(
     413,
     'BODY_TOO_LARGE',
-    `Requests without a session may send at most ${formatBytes(limit)} here. Sign in to send more.`,
+    msg('access.anonymous_body_too_large', { limit: formatBytes(limit) }),
   );
 
 /**

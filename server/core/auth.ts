@@ -4,11 +4,11 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { BLOG_MESSAGES } from '../../shared/blog.ts';
 import type { UserRow } from '../db/schema.ts';
 import { forbidden, unauthorized } from './errors.ts';
+import { msg } from './api-messages.ts';
 
-export interface RequestSession {
+interface RequestSession {
   id: string;
   userId: string;
   isAdmin: boolean;
@@ -32,7 +32,7 @@ declare module 'fastify' {
 }
 
 /** Reads `Authorization: Bearer <token>`; anything else is anonymous. */
-export function bearerToken(request: FastifyRequest): string | null {
+function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
@@ -56,25 +56,16 @@ export const authPlugin = fp(
       if (claimedId === undefined && claimedEmail === undefined) return;
       const user = request.user;
       if (!user) {
-        throw forbidden(
-          'Identity headers were sent without a valid session. Please sign in again.',
-          'IDENTITY_MISMATCH',
-        );
+        throw forbidden(msg('auth.identity_without_session'), 'IDENTITY_MISMATCH');
       }
       if (claimedId !== undefined && claimedId !== user.id) {
-        throw forbidden(
-          'The x-user-id header does not match your session. Please sign in again.',
-          'IDENTITY_MISMATCH',
-        );
+        throw forbidden(msg('auth.user_id_mismatch'), 'IDENTITY_MISMATCH');
       }
       if (
         claimedEmail !== undefined &&
         String(claimedEmail).trim().toLowerCase() !== user.email.toLowerCase()
       ) {
-        throw forbidden(
-          'The x-user-email header does not match your session. Please sign in again.',
-          'IDENTITY_MISMATCH',
-        );
+        throw forbidden(msg('auth.user_email_mismatch'), 'IDENTITY_MISMATCH');
       }
     };
     app.addHook('onRequest', (request, _reply, done) => {
@@ -90,25 +81,25 @@ export const authPlugin = fp(
 
 /** Guard of `access: 'user'` routes (installed by core/access.ts): a signed-in user. */
 export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
+  if (!request.user) throw unauthorized(msg('auth.sign_in_required'), 'SIGN_IN_REQUIRED');
 }
 
 /** The signed-in user of a route declared `access: 'user'`, 'editor' or 'admin'. */
 export function currentUser(request: FastifyRequest): UserRow {
-  if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
+  if (!request.user) throw unauthorized(msg('auth.sign_in_required'), 'SIGN_IN_REQUIRED');
   return request.user;
 }
 
 /** Guard of `access: 'admin'` routes: an administrator session. */
 export async function requireAdmin(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
+  if (!request.user) throw unauthorized(msg('auth.sign_in_required'), 'SIGN_IN_REQUIRED');
   if (!request.session?.isAdmin) {
-    throw forbidden('This action needs an administrator session.', 'ADMIN_REQUIRED');
+    throw forbidden(msg('auth.admin_required'), 'ADMIN_REQUIRED');
   }
 }
 
 /** Guard of `access: 'editor'` routes: a user with can_manage_blog. */
 export async function requireEditor(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  if (!request.user) throw unauthorized('Please sign in to continue.', 'SIGN_IN_REQUIRED');
-  if (!request.user.canManageBlog) throw forbidden(BLOG_MESSAGES.noPermission, 'NOT_EDITOR');
+  if (!request.user) throw unauthorized(msg('auth.sign_in_required'), 'SIGN_IN_REQUIRED');
+  if (!request.user.canManageBlog) throw forbidden(msg('blog.no_permission'), 'NOT_EDITOR');
 }

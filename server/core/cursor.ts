@@ -12,6 +12,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { badRequest } from './errors.ts';
+import { msg, type ApiText } from './api-messages.ts';
 
 /** The last row of a page: where the next page starts (exclusive). */
 export interface CursorKey {
@@ -33,17 +34,9 @@ const PRINTABLE_ID = /^[A-Za-z0-9_.:@-]{1,200}$/;
 const SEPARATOR = '|';
 const MAX_CURSOR_LENGTH = 512;
 
-const MALFORMED =
-  "The 'cursor' is not one this list produced. Pass the next_cursor of the previous page unchanged, or leave cursor out to start from the first page.";
-
 /** SQL for a timestamptz column as cursor text; select it alongside the row for `encodeCursor`. */
 export function cursorTimestampSql(column: AnyPgColumn | SQL): SQL<string> {
   return sql<string>`to_char(${column} at time zone 'UTC', ${sql.raw(`'${CURSOR_TIMESTAMP_FORMAT}'`)})`;
-}
-
-/** The same as `cursorTimestampSql`, for hand-written SQL text (a qualified column name). */
-export function cursorTimestampText(qualifiedColumn: string): string {
-  return `to_char(${qualifiedColumn} at time zone 'UTC', '${CURSOR_TIMESTAMP_FORMAT}')`;
 }
 
 /** The opaque cursor for the row a page ended on. */
@@ -63,7 +56,7 @@ export function encodeCursor(key: CursorKey): string {
  */
 export function decodeCursor(cursor: string, idKind: 'uuid' | 'text' = 'uuid'): CursorKey {
   if (!cursor || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) {
-    throw badRequest(MALFORMED, 'INVALID_CURSOR');
+    throw badRequest(msg('cursor.malformed'), 'INVALID_CURSOR');
   }
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const at = text.indexOf(SEPARATOR);
@@ -71,7 +64,7 @@ export function decodeCursor(cursor: string, idKind: 'uuid' | 'text' = 'uuid'): 
   const id = at > 0 ? text.slice(at + 1) : '';
   const idOk = idKind === 'uuid' ? UUID.test(id) : PRINTABLE_ID.test(id);
   if (!TIMESTAMP.test(ts) || !idOk || !validDate(ts)) {
-    throw badRequest(MALFORMED, 'INVALID_CURSOR');
+    throw badRequest(msg('cursor.malformed'), 'INVALID_CURSOR');
   }
   return { ts, id };
 }
@@ -108,10 +101,13 @@ export function keysetPage<T>(
  * Refuses an offset past `MAX_OFFSET`: such pages are a scan of every skipped row. `hint` is
  * appended to the message (e.g. which order cursor pages follow).
  */
-export function assertShallowOffset(offset: number, hint = ''): void {
+export function assertShallowOffset(offset: number, hint?: ApiText): void {
   if (offset > MAX_OFFSET) {
+    const max = MAX_OFFSET.toLocaleString('en-US');
     throw badRequest(
-      `Pages beyond ${MAX_OFFSET.toLocaleString('en-US')} rows are served by cursor: pass next_cursor from the previous page as cursor.${hint ? ` ${hint}` : ''}`,
+      hint
+        ? msg('cursor.offset_too_deep_hint', { max, hint })
+        : msg('cursor.offset_too_deep', { max }),
       'OFFSET_TOO_DEEP',
     );
   }

@@ -22,7 +22,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from '../db/schema.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction handle; repositories take `Db | Tx` as their first argument. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -79,13 +79,13 @@ export const USER_CHANGE_CHANNEL = 'user_change';
 /** Sent with a release id by the instance that moved the bucket's live site release. */
 export const SITE_RELEASE_CHANNEL = 'site_release';
 /** NOTIFY channels the app listens on. */
-export const NOTIFY_CHANNELS = [USER_CHANGE_CHANNEL, SITE_RELEASE_CHANNEL];
+const NOTIFY_CHANNELS = [USER_CHANGE_CHANNEL, SITE_RELEASE_CHANNEL];
 
 /**
  * application_name of each kind of connection, so an operator (and the tests) can tell them
  * apart in pg_stat_activity. An application_name in the connection URL takes precedence.
  */
-export const APPLICATION_NAMES = {
+const APPLICATION_NAMES = {
   /** The pool every query goes through (DATABASE_URL). */
   queries: 'app-queries',
   /** The connection that LISTENs (DATABASE_DIRECT_URL when set). */

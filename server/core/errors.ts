@@ -1,33 +1,41 @@
 /**
- * API errors. Services throw `AppError` with a status, a stable code and a message a person can
- * act on; the error handler turns every error into `{ success: false, message, code }`.
+ * API errors. Services throw `AppError` with a status, a stable code (clients branch on it) and a
+ * message a person can act on, `msg(key, params)` of the catalogue (messages/api); the error
+ * handler turns every error into `{ success: false, message, code }`, and the message becomes text
+ * in the request's language when the answer is serialized (api-language.ts).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiLanguagePlugin } from './api-language.ts';
+import { MAX_IMAGE_BYTES } from '../../shared/video.ts';
+import { MEGABYTE } from '../../shared/images.ts';
+import { msg, type ApiText } from './api-messages.ts';
 
+/** A refusal: HTTP status, stable code, and the sentence (`text`; `message` is its English). */
 export class AppError extends Error {
   override name = 'AppError';
   readonly statusCode: number;
   readonly code: string;
-  constructor(statusCode: number, code: string, message: string) {
-    super(message);
+  readonly text: ApiText;
+  constructor(statusCode: number, code: string, text: ApiText) {
+    super(text.render('en'));
     this.statusCode = statusCode;
     this.code = code;
+    this.text = text;
   }
 }
 
-export const badRequest = (message: string, code = 'BAD_REQUEST') =>
-  new AppError(400, code, message);
-export const unauthorized = (message = 'Please sign in to continue.', code = 'UNAUTHORIZED') =>
-  new AppError(401, code, message);
-export const forbidden = (message: string, code = 'FORBIDDEN') => new AppError(403, code, message);
-export const notFound = (message: string, code = 'NOT_FOUND') => new AppError(404, code, message);
-export const conflict = (message: string, code = 'CONFLICT') => new AppError(409, code, message);
+export const badRequest = (text: ApiText, code = 'BAD_REQUEST') => new AppError(400, code, text);
+export const unauthorized = (text = msg('auth.sign_in_required'), code = 'UNAUTHORIZED') =>
+  new AppError(401, code, text);
+export const forbidden = (text: ApiText, code = 'FORBIDDEN') => new AppError(403, code, text);
+export const notFound = (text: ApiText, code = 'NOT_FOUND') => new AppError(404, code, text);
+export const conflict = (text: ApiText, code = 'CONFLICT') => new AppError(409, code, text);
 
 /** Turns a schema validation error into one sentence naming the field. */
-function validationMessage(error: FastifyError): string {
+function validationMessage(error: FastifyError): ApiText | string {
   const first = error.validation?.[0];
+  // Without details the validator's own sentence is all there is (Fastify never sends none).
   if (!first) return error.message;
   const field =
     first.instancePath.replace(/^\//, '').replaceAll('/', '.') ||
@@ -36,13 +44,15 @@ function validationMessage(error: FastifyError): string {
     '';
   const where = error.validationContext ?? 'body';
   const extra = (first.params as { additionalProperty?: string } | undefined)?.additionalProperty;
-  if (extra) return `Unknown field '${extra}' in the request ${where}.`;
-  if (first.keyword === 'required') return `The field '${field}' is required.`;
+  if (extra) return msg('validation.unknown_field', { field: extra, where });
+  if (first.keyword === 'required') return msg('validation.required', { field });
   if (first.keyword === 'format' && (first.params as { format?: string }).format === 'email')
-    return `'${field}' must be a valid email address.`;
+    return msg('validation.email', { field });
+  // The validator's detail ("must be string") is Ajv's English in every language.
+  const detail = first.message ?? '';
   return field
-    ? `Invalid '${field}': ${first.message}.`
-    : `Invalid request ${where}: ${first.message}.`;
+    ? msg('validation.invalid_field', { field, detail })
+    : msg('validation.invalid_request', { where, detail });
 }
 
 /** The one error handler: 4xx messages go to the client, 5xx details stay in the log. */
@@ -54,7 +64,7 @@ export const errorsPlugin = fp(
       if (error instanceof AppError) {
         return reply
           .status(error.statusCode)
-          .send({ success: false, message: error.message, code: error.code });
+          .send({ success: false, message: error.text, code: error.code });
       }
       const fe = error as FastifyError;
       if (fe.validation) {
@@ -66,7 +76,7 @@ export const errorsPlugin = fp(
       if (known) {
         return reply
           .status(known.statusCode)
-          .send({ success: false, message: known.message, code: known.code });
+          .send({ success: false, message: known.text, code: known.code });
       }
       const status = fe.statusCode && fe.statusCode >= 400 ? fe.statusCode : 500;
       if (status < 500) {
@@ -79,7 +89,7 @@ export const errorsPlugin = fp(
       request.log.error({ err: error }, 'request failed');
       return reply.status(500).send({
         success: false,
-        message: 'Something went wrong on our side. Please try again in a moment.',
+        message: msg('server.internal_error'),
         code: 'INTERNAL_ERROR',
       });
     });
@@ -87,47 +97,42 @@ export const errorsPlugin = fp(
   { name: 'errors' },
 );
 
-const TOO_MANY_PARTS = {
-  status: 400,
-  code: 'TOO_MANY_PARTS',
-  message: 'The form has too many fields or files: send one file and only the fields it asks for.',
-};
+const TOO_MANY_PARTS = { status: 400, code: 'TOO_MANY_PARTS', text: msg('request.too_many_parts') };
 
 /**
  * Errors Fastify and its plugins raise before a handler runs (body parsers, multipart limits),
  * with our status, code and a sentence instead of theirs ("reach parts limit").
  */
-const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+const CLIENT_ERRORS: Record<string, { status: number; code: string; text: ApiText }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     code: 'UNSUPPORTED_MEDIA_TYPE',
-    message:
-      'Unsupported content type. Send JSON (application/json), or multipart/form-data for uploads.',
+    text: msg('request.unsupported_media_type'),
   },
   FST_ERR_CTP_INVALID_JSON_BODY: {
     status: 400,
     code: 'INVALID_JSON',
-    message: 'The request body is not valid JSON.',
+    text: msg('request.invalid_json'),
   },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     status: 400,
     code: 'EMPTY_BODY',
-    message: 'The request body is empty; send a JSON object.',
+    text: msg('request.empty_body'),
   },
   FST_ERR_CTP_BODY_TOO_LARGE: {
     status: 413,
     code: 'BODY_TOO_LARGE',
-    message: 'The request body is too large. Send less data (images go through the upload form).',
+    text: msg('request.body_too_large'),
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     status: 400,
     code: 'INVALID_CONTENT_LENGTH',
-    message: 'The Content-Length header does not match the body that was sent.',
+    text: msg('request.content_length_mismatch'),
   },
   FST_REQ_FILE_TOO_LARGE: {
     status: 413,
     code: 'IMAGE_TOO_LARGE',
-    message: 'The image is larger than 10MB. Please choose a smaller image.',
+    text: msg('images.too_large', { megabytes: MAX_IMAGE_BYTES / MEGABYTE }),
   },
   FST_PARTS_LIMIT: TOO_MANY_PARTS,
   FST_FILES_LIMIT: TOO_MANY_PARTS,
@@ -135,27 +140,27 @@ const CLIENT_ERRORS: Record<string, { status: number; code: string; message: str
   FST_PROTO_VIOLATION: {
     status: 400,
     code: 'FORBIDDEN_FIELD_NAME',
-    message: "A form field is named after a reserved property (such as '__proto__'); rename it.",
+    text: msg('request.forbidden_field_name'),
   },
   FST_INVALID_MULTIPART_CONTENT_TYPE: {
     status: 415,
     code: 'MULTIPART_REQUIRED',
-    message: 'Send this form as multipart/form-data.',
+    text: msg('request.multipart_required'),
   },
   FST_INVALID_JSON_FIELD_ERROR: {
     status: 400,
     code: 'INVALID_JSON_FIELD',
-    message: 'A form field sent as application/json is not valid JSON.',
+    text: msg('request.invalid_json_field'),
   },
   FST_STATIC_FORBIDDEN_PATH: {
     status: 403,
     code: 'FORBIDDEN_PATH',
-    message: 'This file address is not allowed. Check the link.',
+    text: msg('request.forbidden_path'),
   },
   FST_MP_PREMATURE_CLOSE: {
     status: 400,
     code: 'MULTIPART_INCOMPLETE',
-    message: 'The upload ended before the form was complete. Please try again.',
+    text: msg('request.multipart_incomplete'),
   },
 };
 
@@ -163,7 +168,7 @@ const CLIENT_ERRORS: Record<string, { status: number; code: string; message: str
 export function knownClientError(error: unknown): AppError | null {
   const code = (error as { code?: unknown } | null)?.code;
   const known = typeof code === 'string' ? CLIENT_ERRORS[code] : undefined;
-  return known ? new AppError(known.status, known.code, known.message) : null;
+  return known ? new AppError(known.status, known.code, known.text) : null;
 }
 
 /** Stable codes for 4xx answers that carry none of their own (e.g. @fastify/static's 403). */
@@ -181,28 +186,32 @@ const STATUS_CODES: Record<number, string> = {
 };
 
 /** Sentences for libraries' bare reason phrases ("Forbidden"), which tell a person nothing. */
-const STATUS_MESSAGES: Record<number, string> = {
-  400: 'The request could not be understood. Check the address and the data you sent.',
-  403: 'This address cannot be opened. Check the link.',
-  404: 'There is nothing at this address. Check the link.',
-  405: 'This method is not allowed at this address.',
-  412: 'The file changed since you last loaded it. Reload and try again.',
-  416: 'The requested byte range is outside the file. Reload and try again.',
+const STATUS_MESSAGES: Record<number, ApiText> = {
+  400: msg('status.400'),
+  403: msg('status.403'),
+  404: msg('status.404'),
+  405: msg('status.405'),
+  412: msg('status.412'),
+  416: msg('status.416'),
 };
 
-function clientMessage(error: FastifyError, status: number): string {
-  if (status === 400 && error instanceof SyntaxError) return 'The request body is not valid JSON.';
-  if (status === 429) return 'Too many requests. Please wait a minute and try again.';
+/**
+ * The sentence of a 4xx error a library raised. A library's own specific sentence (not a bare
+ * reason phrase) is passed on as it is: it exists in no catalogue, so it stays English.
+ */
+function clientMessage(error: FastifyError, status: number): ApiText | string {
+  if (status === 400 && error instanceof SyntaxError) return msg('request.invalid_json');
+  if (status === 429) return msg('status.429');
   // http-errors (used by @fastify/static's `send`) set `expose`; their message is the bare phrase.
   const bare = !error.message || (error as { expose?: boolean }).expose === true;
-  return (bare && STATUS_MESSAGES[status]) || error.message || 'The request was refused.';
+  return (bare && STATUS_MESSAGES[status]) || error.message || msg('status.refused');
 }
 
 /** The not-found handler: an address no route answers, named in the message. */
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   return reply.status(404).send({
     success: false,
-    message: `There is no ${request.method} ${request.url.split('?')[0]} here. Check the address.`,
+    message: msg('request.no_route', { method: request.method, path: request.url.split('?')[0]! }),
     code: 'NOT_FOUND',
   });
 }
@@ -219,20 +228,20 @@ export function frameworkErrorHandler(headers: () => Record<string, string>) {
     if (tooLong) {
       return reply.status(414).send({
         success: false,
-        message: 'A part of the address is too long. Check the link.',
+        message: msg('request.param_too_long'),
         code: 'URI_TOO_LONG',
       });
     }
     if (error.code === 'FST_ERR_BAD_URL') {
       return reply.status(400).send({
         success: false,
-        message: 'The address contains a malformed %-escape. Check the link.',
+        message: msg('request.bad_url'),
         code: 'BAD_URL',
       });
     }
     return reply.status(400).send({
       success: false,
-      message: STATUS_MESSAGES[400]!,
+      message: STATUS_MESSAGES[400],
       code: error.code ?? 'BAD_REQUEST',
     });
   };

@@ -6,8 +6,9 @@
  */
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
-import { IMAGE_TYPE_MESSAGE, MEGABYTE } from '../../shared/images.ts';
+import { MEGABYTE } from '../../shared/images.ts';
 import { AppError, badRequest } from './errors.ts';
+import { msg } from './api-messages.ts';
 
 /**
  * Largest image decoded, in pixels: 48-megapixel phone photos (8064×6048) pass; more is a
@@ -16,15 +17,11 @@ import { AppError, badRequest } from './errors.ts';
 export const MAX_INPUT_PIXELS = 50_000_000;
 
 /** Answered when every decode slot and queue place is taken; the client may retry. */
-export class ImagesBusyError extends AppError {
+class ImagesBusyError extends AppError {
   /** Sent as Retry-After (server/core/server.ts). */
   readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds: number) {
-    super(
-      503,
-      'IMAGES_BUSY',
-      'The server is processing many images right now. Please try again in a few seconds.',
-    );
+    super(503, 'IMAGES_BUSY', msg('images.busy'));
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
@@ -37,7 +34,7 @@ export interface DecodeLimiter {
 }
 
 /** At most `concurrency` decodes at once, `queue` more waiting in order, the rest refused. */
-export function createDecodeLimiter(limits: {
+function createDecodeLimiter(limits: {
   concurrency: number;
   queue: number;
   retryAfterSeconds: number;
@@ -79,7 +76,7 @@ export const imageDecodes = createDecodeLimiter({
 
 export type ImageType = 'jpeg' | 'png' | 'gif' | 'webp';
 
-export function sniffImageType(bytes: Buffer): ImageType | null {
+function sniffImageType(bytes: Buffer): ImageType | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
     return 'jpeg';
   if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
@@ -100,19 +97,15 @@ export function checkImage(bytes: Buffer, maxBytes: number): ImageType {
     throw new AppError(
       413,
       'IMAGE_TOO_LARGE',
-      `The image is larger than ${Math.round(maxBytes / MEGABYTE)}MB. Please choose a smaller image.`,
+      msg('images.too_large', { megabytes: Math.round(maxBytes / MEGABYTE) }),
     );
   }
   const type = sniffImageType(bytes);
-  if (!type) throw badRequest(IMAGE_TYPE_MESSAGE, 'IMAGE_TYPE');
+  if (!type) throw badRequest(msg('images.invalid_type'), 'IMAGE_TYPE');
   return type;
 }
 
-const unreadable = () =>
-  badRequest(
-    'The image could not be read. Please upload another JPEG, PNG, GIF or WebP image.',
-    'IMAGE_UNREADABLE',
-  );
+const unreadable = () => badRequest(msg('images.unreadable'), 'IMAGE_UNREADABLE');
 
 /** Refuses an image whose header declares more than MAX_INPUT_PIXELS, before any decode. */
 async function checkPixels(bytes: Buffer, animated: boolean): Promise<void> {
@@ -130,8 +123,12 @@ async function checkPixels(bytes: Buffer, animated: boolean): Promise<void> {
     throw new AppError(
       413,
       'IMAGE_TOO_MANY_PIXELS',
-      `The image is ${width}×${height} pixels (${megapixels} megapixels); images up to ` +
-        `${MAX_INPUT_PIXELS / 1_000_000} megapixels are accepted. Please upload a smaller image.`,
+      msg('images.too_many_pixels', {
+        width,
+        height,
+        megapixels,
+        max: MAX_INPUT_PIXELS / 1_000_000,
+      }),
     );
   }
 }

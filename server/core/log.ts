@@ -44,7 +44,7 @@ let stdoutDestination: ReturnType<typeof pino.destination> | null = null;
  * One asynchronous stdout writer per process, flushed when the process exits: lines written
  * while a write is in flight go out together in the next one (one syscall per batch).
  */
-export function asyncStdout(): ReturnType<typeof pino.destination> {
+function asyncStdout(): ReturnType<typeof pino.destination> {
   if (!stdoutDestination) {
     const destination = pino.destination({ dest: 1, sync: false });
     process.on('exit', () => {

@@ -17,7 +17,7 @@ export interface Mailer {
 }
 
 /** A header value as RFC 2047 asks: ASCII as it is, anything else (a Chinese subject) base64. */
-export function encodeHeader(value: string): string {
+function encodeHeader(value: string): string {
   return /^[\x20-\x7e]*$/.test(value)
     ? value
     : `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;

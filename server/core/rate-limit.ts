@@ -17,8 +17,29 @@ import { AppError } from './errors.ts';
 import { closeRateLimitRedis, connectRateLimitRedis } from './rate-limit-redis.ts';
 import { databaseRateLimitStore, deleteExpiredRateLimitHits } from './rate-limit-store.ts';
 import { scheduleRepeating } from './scheduler.ts';
+import { type MessageValue, msg } from './api-messages.ts';
 
 const STORE_ERROR_LOG_EVERY_MS = 60_000;
+
+/** The units @fastify/rate-limit names its wait in ("30 seconds", "1 minute"; @lukeed/ms). */
+const WAIT_UNITS = {
+  ms: (count: number) => msg('time.ms', { count }),
+  second: (count: number) => msg('time.second', { count }),
+  minute: (count: number) => msg('time.minute', { count }),
+  hour: (count: number) => msg('time.hour', { count }),
+  day: (count: number) => msg('time.day', { count }),
+  year: (count: number) => msg('time.year', { count }),
+} as const;
+
+/**
+ * The library's wait ("30 seconds") as a message in the reader's language; a form it does not
+ * write today stays as it is.
+ */
+function waitText(after: string): MessageValue {
+  const match = /^(\d+) (ms|second|minute|hour|day|year)s?$/.exec(after);
+  if (!match) return after;
+  return WAIT_UNITS[match[2] as keyof typeof WAIT_UNITS](Number(match[1]));
+}
 
 export const rateLimitPlugin = fp(
   async (
@@ -63,7 +84,7 @@ export const rateLimitPlugin = fp(
         new AppError(
           429,
           'RATE_LIMITED',
-          `Too many attempts. Please wait ${context.after} and try again.`,
+          msg('rate_limit.too_many_attempts', { after: waitText(context.after) }),
         ),
     });
 

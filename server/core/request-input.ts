@@ -9,29 +9,26 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { badRequest } from './errors.ts';
+import { msg } from './api-messages.ts';
 
 export const MAX_JSON_DEPTH = 32;
 
-export const INPUT_MESSAGES = {
-  empty: 'The request body is empty; send a JSON object.',
-  utf8: 'The request body is not valid UTF-8 text. Send JSON encoded as UTF-8.',
-  json: 'The request body is not valid JSON.',
-  tooDeep: `The request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep; send a flatter JSON document.`,
-  nulInBody:
-    'Text in the request body contains a NUL character (\\u0000), which cannot be stored. Remove it and try again.',
-  nulInUrl:
-    'The address contains a NUL character (%00), which is never valid here. Check the link.',
-  nulInField: (field: string) =>
-    `'${field}' contains a NUL character (\\u0000), which cannot be stored. Remove it and try again.`,
-  notFinite: (field: string) => `Invalid '${field}': must be a finite number.`,
-  reservedKey: (key: string) =>
-    `The request body uses the reserved key '${key}', which is not allowed. Rename or remove it.`,
-} as const;
+const INPUT_MESSAGES = {
+  empty: msg('request.empty_body'),
+  utf8: msg('request.invalid_utf8'),
+  json: msg('request.invalid_json'),
+  tooDeep: msg('request.json_too_deep', { max: MAX_JSON_DEPTH }),
+  nulInBody: msg('request.nul_in_body'),
+  nulInUrl: msg('request.nul_in_url'),
+  nulInField: (field: string) => msg('request.nul_in_field', { field }),
+  notFinite: (field: string) => msg('request.not_finite', { field }),
+  reservedKey: (key: string) => msg('request.reserved_key', { key }),
+};
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Bytes of an `application/json` body → its value, or a 400 naming what is wrong with it. */
-export function parseJsonBody(body: Buffer): unknown {
+function parseJsonBody(body: Buffer): unknown {
   if (body.length === 0) throw badRequest(INPUT_MESSAGES.empty, 'EMPTY_BODY');
   let text: string;
   try {

@@ -36,7 +36,7 @@ const processName = `${hostname()}:${process.pid}`;
  * Claims `tick` of job `name` for `instance`: true for exactly one caller per tick, however many
  * instances ask at once (the row lock orders them and the loser sees the tick already taken).
  */
-export async function claimTick(
+async function claimTick(
   db: DbOrTx,
   name: string,
   tick: number,

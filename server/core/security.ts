@@ -63,7 +63,7 @@ function cspDirectives(
   ];
 }
 
-export function contentSecurityPolicy(
+function contentSecurityPolicy(
   production: boolean,
   inlineScriptHashes: string[],
   mediaOrigins: string[] = [],

@@ -23,7 +23,7 @@ declare module 'fastify' {
 }
 
 /** Pino redaction: credentials never reach the log. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-user-email"]',
@@ -53,7 +53,7 @@ class AccessLog extends LogController {
  * multipart and have their own limits (core/uploads.ts). A route that needs more declares its
  * `bodyLimit`; a caller without a session still gets this one there (core/access.ts).
  */
-export const DEFAULT_BODY_LIMIT = 64 * 1024;
+const DEFAULT_BODY_LIMIT = 64 * 1024;
 /**
  * An article: POST_CONTENT_MAX characters of HTML, at most 3 bytes each as UTF-8 JSON (escaped
  * quotes and newlines take 2), plus the other fields.

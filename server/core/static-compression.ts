@@ -29,7 +29,7 @@ const TEXT_TYPES: Record<string, string> = {
 };
 
 /** Below this a compressed body saves less than its framing costs. */
-export const MIN_COMPRESS_BYTES = 512;
+const MIN_COMPRESS_BYTES = 512;
 
 /** The content type of a file worth compressing, or null (images, video and fonts are packed already). */
 export function compressibleType(file: string): string | null {
@@ -143,5 +143,3 @@ export function createCompressionCache(maxBytes = 64 * 1024 * 1024) {
     },
   };
 }
-
-export type CompressionCache = ReturnType<typeof createCompressionCache>;

@@ -8,6 +8,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, badRequest, knownClientError } from './errors.ts';
+import { msg } from './api-messages.ts';
 
 /** One file per request at most (a video's image, a blog image), 10 MB, a few small fields. */
 export const multipartPlugin = fp(
@@ -28,23 +29,20 @@ export const multipartPlugin = fp(
 
 export async function readImageUpload(request: FastifyRequest, field = 'image'): Promise<Buffer> {
   if (!request.isMultipart()) {
-    throw badRequest(
-      `Send the image as multipart/form-data in the field '${field}'.`,
-      'MULTIPART_REQUIRED',
-    );
+    throw badRequest(msg('upload.multipart_required', { field }), 'MULTIPART_REQUIRED');
   }
   let image: Buffer | undefined;
   try {
     for await (const part of request.parts()) {
       if (part.type !== 'file') {
         throw badRequest(
-          `Unexpected field '${part.fieldname}': this upload takes only the image, as '${field}'.`,
+          msg('upload.unexpected_field', { name: part.fieldname, field }),
           'UNEXPECTED_FIELD',
         );
       }
       if (part.fieldname !== field) {
         throw badRequest(
-          `Unexpected file field '${part.fieldname}'; send the image as '${field}'.`,
+          msg('upload.unexpected_file', { name: part.fieldname, field }),
           'UNEXPECTED_FILE',
         );
       }
@@ -56,13 +54,10 @@ export async function readImageUpload(request: FastifyRequest, field = 'image'):
     // Size and part limits, reserved field names: the same answers as everywhere else.
     const known = knownClientError(error);
     if (known) throw known;
-    throw badRequest('The upload could not be read. Please try again.', 'MULTIPART_INVALID');
+    throw badRequest(msg('upload.unreadable'), 'MULTIPART_INVALID');
   }
   if (!image) {
-    throw badRequest(
-      `No file in the field '${field}'. Choose an image to upload.`,
-      'FILE_REQUIRED',
-    );
+    throw badRequest(msg('upload.file_required', { field }), 'FILE_REQUIRED');
   }
   return image;
 }

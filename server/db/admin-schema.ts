@@ -3,7 +3,7 @@
  * the audit trail of admin changes and the admin sign-in lockout.
  */
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from './schema.ts';
+import { users } from './users-schema.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -41,3 +41,5 @@ export const adminLoginFailures = pgTable('admin_login_failures', {
   lastFailedAt: at('last_failed_at').notNull(),
   lockedUntil: at('locked_until'),
 });
+
+export type AdminActionRow = typeof adminActions.$inferSelect;

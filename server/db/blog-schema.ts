@@ -15,7 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { DEFAULT_LOCALE, LOCALES } from '../../shared/locales.ts';
-import { users } from './schema.ts';
+import { users } from './users-schema.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 const createdAt = () => at('created_at').notNull().defaultNow();

@@ -3,7 +3,7 @@
  * invoice payments), re-exported by schema.ts so they are part of the one drizzle schema.
  */
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from './schema.ts';
+import { users } from './users-schema.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 const createdAt = () => at('created_at').notNull().defaultNow();

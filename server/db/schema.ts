@@ -4,7 +4,6 @@
  */
 import { sql } from 'drizzle-orm';
 import type { RouteAttempt } from './video-schema.ts';
-import type { adminActions } from './admin-schema.ts';
 import {
   boolean,
   check,
@@ -19,6 +18,13 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { users } from './users-schema.ts';
+
+/** A task's message as stored: a catalogue key (messages/api) and its parameters. */
+export interface StoredText {
+  key: string;
+  params: Record<string, string | number>;
+}
 
 /** Every time in the schema is a timestamptz. */
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -34,40 +40,6 @@ const ownerId = () =>
   uuid('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' });
-
-export const users = pgTable(
-  'users',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    /** Always stored lower-cased so one mailbox is one account. */
-    email: text('email').notNull().unique(),
-    name: text('name'),
-    picture: text('picture'),
-    avatarUrl: text('avatar_url'),
-    credits: integer('credits').notNull().default(0),
-    /** 'admin': the row behind an operator's admin sessions (server/domains/admin/identity.ts). */
-    provider: text('provider', { enum: ['google', 'local', 'email', 'admin'] }).notNull(),
-    googleSub: text('google_sub').unique(),
-    passwordHash: text('password_hash'),
-    canManageBlog: boolean('can_manage_blog').notNull().default(false),
-    /**
-     * When the mailbox owner proved the address (a confirmation or reset link, or Google); null
-     * means unproven: no password sign-in, and a Google sign-in takes the account over.
-     */
-    emailVerifiedAt: at('email_verified_at'),
-    ...timestamps,
-  },
-  (t) => [
-    check('users_credits_non_negative', sql`${t.credits} >= 0`),
-    // The admin user list (newest first, keyset on created_at, id) and its search by any part of
-    // the email: trigram GIN answers ILIKE '%text%' (pg_trgm, migration 0011).
-    index('users_created_id_idx').on(t.createdAt, t.id),
-    // fastupdate off: sign-ups are rare, and a pending list would be read by every search.
-    index('users_email_trgm_idx')
-      .using('gin', t.email.op('gin_trgm_ops'))
-      .with({ fastupdate: false }),
-  ],
-);
 
 export const sessions = pgTable(
   'sessions',
@@ -276,6 +248,8 @@ export const videoTasks = pgTable(
       .notNull()
       .default('pending'),
     statusMessage: text('status_message'),
+    /** status_message as a catalogue key and parameters (messages/api), shown in the reader's language. */
+    statusText: jsonb('status_text').$type<StoredText>(),
     progress: integer('progress').notNull().default(0),
     model: text('model').notNull(),
     mode: text('mode', { enum: ['text', 'image'] }).notNull(),
@@ -298,11 +272,15 @@ export const videoTasks = pgTable(
     providerError: text('provider_error'),
     failureKind: text('failure_kind'),
     routeAttempts: jsonb('route_attempts').$type<RouteAttempt[]>().notNull().default([]),
+    /** The credits the submit debited: a refund returns exactly this, whatever VIDEO_COST is now. */
+    creditsCharged: integer('credits_charged').notNull(),
     /** Not claimed before this (a rate limit's Retry-After, the next status check). */
     runAfter: at('run_after').notNull().defaultNow(),
     resultUrl: text('result_url'),
     posterUrl: text('poster_url'),
     errorMessage: text('error_message'),
+    /** error_message as a catalogue key and parameters (messages/api). */
+    errorText: jsonb('error_text').$type<StoredText>(),
     attempts: integer('attempts').notNull().default(0),
     leaseOwner: text('lease_owner'),
     leaseExpiresAt: at('lease_expires_at'),
@@ -328,6 +306,8 @@ export const videoTasks = pgTable(
   ],
 );
 
+// The accounts every other table belongs to.
+export * from './users-schema.ts';
 // Blog posts in their languages, and old slugs' redirects.
 export * from './blog-schema.ts';
 // The audit trail of admin changes and the admin sign-in lockout.
@@ -345,4 +325,3 @@ export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type DuplicateSubscriptionRow = typeof duplicateSubscriptions.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
-export type AdminActionRow = typeof adminActions.$inferSelect;

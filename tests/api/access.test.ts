@@ -24,6 +24,7 @@ import {
 import { requestCheckout } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 import { grantCredits, requestGeneration } from '../helpers/video.ts';
+import { msg } from '../../server/core/api-messages.ts';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -393,7 +394,11 @@ describe('access declarations at startup', () => {
     const app = Fastify();
     await app.register(accessPlugin);
     app.get('/open', { config: { access: 'public' } }, handler);
-    app.get('/mine', { config: { access: 'user', signInMessage: 'Please login first' } }, handler);
+    app.get(
+      '/mine',
+      { config: { access: 'user', signInMessage: msg('video.history_sign_in_required') } },
+      handler,
+    );
     await app.register(async (scope) => {
       declareScopeAccess(scope, 'public');
       scope.get('/from-a-plugin', handler);

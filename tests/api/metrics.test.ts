@@ -175,7 +175,7 @@ describe.each(databaseKinds)('metrics on %s', (kind) => {
     const worker = testWorker(t, {
       providers: { [provider.name]: provider },
       routes: routesTo(provider.name),
-      metrics: videoTaskMetrics(t.app.metrics),
+      metrics: videoTaskMetrics(t.app.metrics, new Map()),
     });
     await drainQueue(t.database.db, worker);
     const text = await scrape();

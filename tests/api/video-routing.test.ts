@@ -8,7 +8,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
-import { FAILURE_MESSAGES, TASK_MESSAGES } from '../../server/domains/video/messages.ts';
+import {
+  failureMessage,
+  TASK_MESSAGES,
+  type FailureKind,
+} from '../../server/domains/video/messages.ts';
 import {
   VideoProviderError,
   type ProviderErrorKind,
@@ -24,6 +28,10 @@ import {
   requestGeneration,
   testWorker,
 } from '../helpers/video.ts';
+import { VIDEO_COST } from '../../shared/video.ts';
+
+/** A failed task's English error_message, as the refund of VIDEO_COST credits reads. */
+const failed = (kind: FailureKind) => failureMessage(kind)(VIDEO_COST).render('en');
 
 /** A provider whose submits all fail with `kind` (counting them). */
 function refusing(name: string, kind: ProviderErrorKind, retryAfterMs?: number) {
@@ -87,7 +95,7 @@ describe.each(databaseKinds)('video routing on %s', (kind) => {
     await drainQueue(t.database.db, worker([doubt, backup]));
     expect(await status(x)).toMatchObject({
       status: 'failed',
-      error_message: FAILURE_MESSAGES.provider,
+      error_message: failed('provider'),
     });
     expect(backup.submits.size).toBe(0);
     expect(await balance(x.token)).toBe(17);
@@ -119,7 +127,7 @@ describe.each(databaseKinds)('video routing on %s', (kind) => {
     await drainQueue(t.database.db, worker([a, b]));
     expect(await status(x)).toMatchObject({
       status: 'failed',
-      error_message: FAILURE_MESSAGES.unavailable,
+      error_message: failed('unavailable'),
     });
     expect([a.calls(), b.calls()]).toEqual([1, 1]);
   });
@@ -163,7 +171,7 @@ describe.each(databaseKinds)('video routing on %s', (kind) => {
     await drainQueue(t.database.db, w);
     expect(await status(x)).toMatchObject({
       status: 'failed',
-      error_message: FAILURE_MESSAGES.deadline,
+      error_message: failed('deadline'),
     });
     expect(await balance(x.token)).toBe(17);
     expect(await balance(y.token)).toBe(17);
@@ -177,7 +185,7 @@ describe.each(databaseKinds)('video routing on %s', (kind) => {
     expect(before[0]?.n).toBe(0);
     const tasks = [await task(), await task(), await task()];
     const messages = await Promise.all(tasks.map(async (x) => (await status(x)).status_message));
-    expect(messages).toEqual([1, 2, 3].map((n) => TASK_MESSAGES.queuedAt(n)));
+    expect(messages).toEqual([1, 2, 3].map((n) => TASK_MESSAGES.queuedAt(n).render('en')));
     await resetHealth();
     await drainQueue(t.database.db, worker([fakeProvider({ name: 'ok' })]));
   });

@@ -5,8 +5,8 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '../../server/core/db.ts';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
 import { testVideo } from '../fakes/video/test-video.ts';
-import { FAILURE_MESSAGES } from '../../server/domains/video/messages.ts';
-import { DEADLINE_MESSAGE, type WorkerOptions } from '../../server/domains/video/worker.ts';
+import { failureMessage, type FailureKind } from '../../server/domains/video/messages.ts';
+import type { WorkerOptions } from '../../server/domains/video/worker.ts';
 import * as videoRepo from '../../server/domains/video/repository.ts';
 import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
 import { databaseKinds } from '../helpers/database.ts';
@@ -20,6 +20,10 @@ import {
   testWorker,
   type MultipartFile,
 } from '../helpers/video.ts';
+import { VIDEO_COST } from '../../shared/video.ts';
+
+/** A failed task's English error_message, as the refund of VIDEO_COST credits reads. */
+const failed = (kind: FailureKind) => failureMessage(kind)(VIDEO_COST).render('en');
 
 describe.each(databaseKinds)('video generation on %s', (kind) => {
   let t: TestApp;
@@ -263,7 +267,7 @@ describe.each(databaseKinds)('video generation on %s', (kind) => {
         await t.app.inject({ url: `/api/video/status/${taskId}`, headers: bearer(ann.token) })
       ).json().data;
       expect(s.status).toBe('failed');
-      expect(s.error_message).toBe(FAILURE_MESSAGES.provider);
+      expect(s.error_message).toBe(failed('provider'));
       expect(s.error_message).not.toContain('Blocked by the safety filter');
       const [row] = await queryRows<{ provider_error: string; failure_kind: string }>(
         t.database.db,
@@ -298,7 +302,10 @@ describe.each(databaseKinds)('video generation on %s', (kind) => {
       const s = (
         await t.app.inject({ url: `/api/video/status/${taskId}`, headers: bearer(ann.token) })
       ).json().data;
-      expect(s).toMatchObject({ status: 'failed', error_message: DEADLINE_MESSAGE });
+      expect(s).toMatchObject({
+        status: 'failed',
+        error_message: failureMessage('deadline')(17).render('en'),
+      });
       expect(await balance(ann.token)).toBe(17);
     });
 

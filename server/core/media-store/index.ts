@@ -9,7 +9,7 @@ import type { MediaStore } from './types.ts';
 
 export * from './types.ts';
 export { createLocalMediaStore } from './local.ts';
-export { createS3MediaStore, type S3MediaStoreOptions } from './s3.ts';
+export { createS3MediaStore } from './s3.ts';
 
 /** The configured store (one per process; `close` it on shutdown). */
 export function createMediaStore(config: Pick<Config, 'dataDir' | 'scale'>): MediaStore {

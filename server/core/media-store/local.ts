@@ -42,7 +42,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The content type a file is served with, from its extension. */
-export function contentTypeOf(key: string): string {
+function contentTypeOf(key: string): string {
   return CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
 }
 

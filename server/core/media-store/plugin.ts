@@ -17,7 +17,7 @@ declare module 'fastify' {
 }
 
 /** The origin a browser is sent to for the store's objects, or none when the app serves them. */
-export async function mediaOrigins(store: MediaStore): Promise<string[]> {
+async function mediaOrigins(store: MediaStore): Promise<string[]> {
   const url = await store.publicUrl(`${MEDIA_KEYS.probes}origin`);
   return url ? [new URL(url).origin] : [];
 }

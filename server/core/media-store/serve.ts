@@ -25,7 +25,7 @@ type ByteRange = { start: number; end?: number };
  * The one range of a `Range: bytes=…` header, or null to answer the whole object (no header,
  * another unit, several ranges, or a malformed one: RFC 9110 lets a server ignore those).
  */
-export function parseRange(header: string | undefined, size: () => Promise<number | null>) {
+function parseRange(header: string | undefined, size: () => Promise<number | null>) {
   const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
   if (!match || (match[1] === '' && match[2] === '')) return Promise.resolve(null);
   if (match[1] === '') {
@@ -42,7 +42,7 @@ export function parseRange(header: string | undefined, size: () => Promise<numbe
 }
 
 /** How long a redirect to a presigned URL may be cached: well inside the URL's lifetime. */
-export function redirectCacheControl(store: MediaStore): string {
+function redirectCacheControl(store: MediaStore): string {
   if (store.urlTtlSeconds === null) return 'public, max-age=3600';
   return `private, max-age=${Math.max(0, Math.min(300, Math.floor(store.urlTtlSeconds / 2)))}`;
 }

@@ -23,7 +23,7 @@ export const MEDIA_KEYS = {
 } as const;
 
 /** A key: lowercase-safe path segments, no `..`, no leading slash. */
-export const KEY_PATTERN = /^(?!.*\.\.)[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._@+=-]+)*$/;
+const KEY_PATTERN = /^(?!.*\.\.)[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._@+=-]+)*$/;
 
 export interface StoredObject {
   size: number;

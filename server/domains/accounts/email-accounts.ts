@@ -14,22 +14,18 @@ import type { UserRow } from '../../db/schema.ts';
 import { PATH_PREFIXES, type Locale } from '../../../shared/locales.ts';
 import { resetEmail, verificationEmail, type VerificationReason } from './emails.ts';
 import * as repo from './repository.ts';
+import { answerText, msg } from '../../core/api-messages.ts';
 
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 const VERIFICATION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** The answer to every accepted sign-up, new address or unproven one alike (no enumeration). */
-export const SIGN_UP_MESSAGE =
-  'Almost done: we have sent a link to your email address. Open it to confirm the address and finish signing up.';
+export const SIGN_UP_MESSAGE = answerText('accounts.sign_up_sent');
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 const invalidVerification = () =>
-  new AppError(
-    400,
-    'VERIFICATION_TOKEN_INVALID',
-    'This confirmation link is invalid, expired or already used. Sign up again with the same email to get a new link, or sign in if you already confirmed it.',
-  );
+  new AppError(400, 'VERIFICATION_TOKEN_INVALID', msg('accounts.verification_invalid'));
 
 export function createEmailAccounts<S>(deps: {
   db: Db;
@@ -88,10 +84,7 @@ export function createEmailAccounts<S>(deps: {
           (await repo.lockUserByEmail(tx, email));
         if (!user) throw new Error(`user ${email} vanished after a conflicting insert`);
         if (user.emailVerifiedAt) {
-          throw conflict(
-            'An account with this email already exists. Sign in instead, or reset your password.',
-            'EMAIL_TAKEN',
-          );
+          throw conflict(msg('accounts.email_taken'), 'EMAIL_TAKEN');
         }
         return issueVerificationToken(tx, user.id, { passwordHash, name });
       });
@@ -135,16 +128,12 @@ export function createEmailAccounts<S>(deps: {
         await verifyPassword(input.password, await DUMMY_HASH_PROMISE); // same time as a miss
       }
       if (!user || !(ownPassword || pendingPassword)) {
-        throw unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
+        throw unauthorized(msg('accounts.invalid_credentials'), 'INVALID_CREDENTIALS');
       }
       if (!user.emailVerifiedAt) {
         const token = await issueVerificationToken(db, user.id, pendingPassword ? pending : null);
         await mailVerificationLink(user.email, token, 'sign-in', locale);
-        throw new AppError(
-          403,
-          'EMAIL_NOT_VERIFIED',
-          'Confirm your email address first: we have sent you a new link. Open it to finish signing in.',
-        );
+        throw new AppError(403, 'EMAIL_NOT_VERIFIED', msg('accounts.email_not_verified'));
       }
       return startSession(user);
     },
@@ -173,11 +162,7 @@ export function createEmailAccounts<S>(deps: {
         const userId = await repo.consumeResetToken(tx, hashToken(input.token));
         const user = userId && (await repo.lockUser(tx, userId));
         if (!user) {
-          throw new AppError(
-            400,
-            'RESET_TOKEN_INVALID',
-            'This reset link is invalid, expired or already used. Ask for a new one.',
-          );
+          throw new AppError(400, 'RESET_TOKEN_INVALID', msg('accounts.reset_invalid'));
         }
         await repo.updateUser(tx, user.id, {
           passwordHash,

@@ -6,6 +6,7 @@
 import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
 import type { Config } from '../../config.ts';
+import { msg, type ApiText } from '../../core/api-messages.ts';
 
 /** The verified facts about a Google account that sign-in relies on. */
 export interface GoogleProfile {
@@ -25,27 +26,27 @@ export type GoogleIdentityErrorCode =
   | 'GOOGLE_UNAVAILABLE'
   | 'GOOGLE_NOT_CONFIGURED';
 
-const MESSAGES: Record<GoogleIdentityErrorCode, string> = {
-  GOOGLE_TOKEN_INVALID:
-    'Google sign-in failed: the sign-in token is not valid. Please sign in again.',
-  GOOGLE_TOKEN_EXPIRED: 'Google sign-in failed: the token has expired. Please sign in again.',
-  GOOGLE_AUDIENCE_MISMATCH:
-    'Google sign-in failed: the token was issued for another app. Please sign in again from this site.',
-  GOOGLE_EMAIL_UNVERIFIED:
-    'Your Google account email is not verified. Verify it with Google, then sign in again.',
-  GOOGLE_UNAVAILABLE: 'Google sign-in is unavailable right now. Please try again in a minute.',
-  GOOGLE_NOT_CONFIGURED:
-    'Google sign-in is not set up on this server. Use the sign-in form, or ask the administrator to set GOOGLE_CLIENT_ID.',
+const MESSAGES: Record<GoogleIdentityErrorCode, ApiText> = {
+  GOOGLE_TOKEN_INVALID: msg('google.token_invalid'),
+  GOOGLE_TOKEN_EXPIRED: msg('google.token_expired'),
+  GOOGLE_AUDIENCE_MISMATCH: msg('google.audience_mismatch'),
+  GOOGLE_EMAIL_UNVERIFIED: msg('google.email_unverified'),
+  GOOGLE_UNAVAILABLE: msg('google.unavailable'),
+  GOOGLE_NOT_CONFIGURED: msg('google.not_configured'),
 };
 
 /** A refused Google credential, with a stable `code` and a message a person can act on. */
 export class GoogleIdentityError extends Error {
   override name = 'GoogleIdentityError';
   readonly code: GoogleIdentityErrorCode;
+  /** The sentence for the person signing in (`message` is its English, for logs). */
+  readonly text: ApiText;
 
-  constructor(code: GoogleIdentityErrorCode, message?: string, options?: { cause?: unknown }) {
-    super(message ?? MESSAGES[code], options);
+  constructor(code: GoogleIdentityErrorCode, text?: ApiText, options?: { cause?: unknown }) {
+    const sentence = text ?? MESSAGES[code];
+    super(sentence.render('en'), options);
     this.code = code;
+    this.text = sentence;
   }
 }
 
@@ -174,10 +175,7 @@ function profileFromClaims(
   if (requireSub && !sub) throw new GoogleIdentityError('GOOGLE_TOKEN_INVALID');
   const email = typeof claims.email === 'string' ? claims.email.trim() : '';
   if (!email) {
-    throw new GoogleIdentityError(
-      'GOOGLE_TOKEN_INVALID',
-      'Google sign-in did not share your email address. Allow email access and sign in again.',
-    );
+    throw new GoogleIdentityError('GOOGLE_TOKEN_INVALID', msg('google.email_not_shared'));
   }
   // Google sends a boolean in ID tokens and userinfo, but the string "true" from tokeninfo.
   const emailVerified = claims.email_verified === true || claims.email_verified === 'true';
@@ -205,7 +203,7 @@ function fromJoseError(err: unknown): GoogleIdentityError {
     if (err.claim === 'iss') {
       return new GoogleIdentityError(
         'GOOGLE_TOKEN_INVALID',
-        'Google sign-in failed: the token was not issued by Google. Please sign in again.',
+        msg('google.token_not_from_google'),
         cause,
       );
     }

@@ -19,6 +19,7 @@ import {
 import { localeFromAcceptLanguage } from '../../../shared/locales.ts';
 import { SIGN_UP_MESSAGE } from './email-accounts.ts';
 import type { AccountsService } from './service.ts';
+import { answerText } from '../../core/api-messages.ts';
 
 /** The language the client asks for: the mails a request sends are written in it. */
 const requestLocale = (request: FastifyRequest) =>
@@ -159,7 +160,7 @@ export async function accountsRoutes(
       await accounts.requestPasswordReset(request.body.email, requestLocale(request));
       return {
         success: true,
-        message: 'If an account exists for that email, we have sent a link to reset its password.',
+        message: answerText('accounts.reset_sent'),
       };
     },
   );
@@ -177,7 +178,7 @@ export async function accountsRoutes(
     },
     async (request) => {
       await accounts.confirmPasswordReset(request.body);
-      return { success: true, message: 'Your password has been changed. Please sign in.' };
+      return { success: true, message: answerText('accounts.password_changed') };
     },
   );
 
@@ -193,7 +194,7 @@ export async function accountsRoutes(
     },
     async (request) => {
       await accounts.signOut(request.session!.id);
-      return { success: true, message: 'Signed out.' };
+      return { success: true, message: answerText('accounts.signed_out') };
     },
   );
 

@@ -15,8 +15,7 @@ import type { PublicUser } from '../../contracts/auth.ts';
 import { createEmailAccounts, normalizeEmail } from './email-accounts.ts';
 import { GoogleIdentityError, type GoogleProfile } from './google-identity.ts';
 import * as repo from './repository.ts';
-
-export type { NewUser } from './repository.ts';
+import { msg } from '../../core/api-messages.ts';
 
 export interface GoogleVerifier {
   verifyIdToken(credential: string): Promise<GoogleProfile>;
@@ -145,10 +144,7 @@ export function createAccountsService(deps: {
     // Bound by a concurrent sign-in of this same identity while we waited for the lock.
     if (byEmail.googleSub === profile.sub) return byEmail;
     if (byEmail.googleSub) {
-      throw conflict(
-        'An account with this email is already linked to another Google account. Sign in with that Google account instead.',
-        'GOOGLE_ACCOUNT_CONFLICT',
-      );
+      throw conflict(msg('google.account_conflict'), 'GOOGLE_ACCOUNT_CONFLICT');
     }
     if (!byEmail.emailVerifiedAt) return takeOverUnproven(tx, byEmail, profile);
     return repo.updateUser(tx, byEmail.id, {
@@ -179,7 +175,7 @@ export function createAccountsService(deps: {
     /** `credential` is a GIS ID token; `token` is the spec's OAuth access-token form. */
     async signInWithGoogle(input: { credential?: string | undefined; token?: string | undefined }) {
       if (!input.credential && !input.token) {
-        throw new AppError(400, 'VALIDATION_ERROR', "Send the Google 'credential' or 'token'.");
+        throw new AppError(400, 'VALIDATION_ERROR', msg('google.credential_required'));
       }
       try {
         const profile = input.credential
@@ -247,10 +243,10 @@ export type AccountsService = ReturnType<typeof createAccountsService>;
 function googleError(error: GoogleIdentityError): AppError {
   switch (error.code) {
     case 'GOOGLE_NOT_CONFIGURED':
-      return new AppError(404, error.code, error.message);
+      return new AppError(404, error.code, error.text);
     case 'GOOGLE_UNAVAILABLE':
-      return new AppError(503, error.code, error.message);
+      return new AppError(503, error.code, error.text);
     default:
-      return new AppError(401, error.code, error.message);
+      return new AppError(401, error.code, error.text);
   }
 }

@@ -39,7 +39,7 @@ export const PURCHASE_SOURCE_TYPES = [
 const TASK_LOOKBACK_MS = 2 * 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long an answer is served from memory. */
-export const DAILY_STATS_TTL_MS = 60_000;
+const DAILY_STATS_TTL_MS = 60_000;
 
 export interface DailyStats {
   days: number;
@@ -141,7 +141,7 @@ interface DailyRow {
 const tenths = (seconds: number | null) =>
   seconds === null ? null : Math.round(Number(seconds) * 10) / 10;
 
-export function toDailyStat(row: DailyRow): DailyStat {
+function toDailyStat(row: DailyRow): DailyStat {
   const finished = row.succeeded + row.failed;
   return {
     day: row.day,
@@ -155,7 +155,7 @@ export function toDailyStat(row: DailyRow): DailyStat {
 }
 
 /** The figures for `range`, read now (uncached). */
-export async function readDailyStats(db: DbOrTx, range: DailyRange): Promise<DailyStat[]> {
+async function readDailyStats(db: DbOrTx, range: DailyRange): Promise<DailyStat[]> {
   const rows = await queryRows<DailyRow>(db, dailyStatsQuery(range));
   return rows.map(toDailyStat);
 }

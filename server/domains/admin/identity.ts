@@ -18,7 +18,7 @@ import type { AccountsService } from '../accounts/service.ts';
 
 const ADMIN_EMAIL_PREFIX = 'admin:';
 
-export const adminEmail = (username: string) => `${ADMIN_EMAIL_PREFIX}${username}`;
+const adminEmail = (username: string) => `${ADMIN_EMAIL_PREFIX}${username}`;
 
 /** The name an admin session acts under (the audit trail's `admin`). */
 export function adminName(user: UserRow): string {

@@ -45,7 +45,7 @@ function ipv6Groups(address: string): number[] | null {
 }
 
 /** The counter of the address a request came from: IPv4 as is, IPv6 by its /64. */
-export function addressKey(ip: string): string {
+function addressKey(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
   if (mapped && isIPv4(mapped)) return `ip:${mapped}`;
   const groups = ipv6Groups(ip);

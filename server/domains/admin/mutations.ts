@@ -8,18 +8,18 @@ import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTx } from '../../core/db.ts';
 import { AppError, conflict, notFound } from '../../core/errors.ts';
 import type { AdminTask, AdminTransaction, AdminUser } from '../../contracts/admin.ts';
-import { ADMIN_MESSAGES } from '../../../shared/admin.ts';
 import {
   InsufficientCreditsError,
   toApiTransaction,
   type CreditsService,
 } from '../credits/service.ts';
 import * as repo from './repository.ts';
+import { msg } from '../../core/api-messages.ts';
 
 /** A customer by id, or 404 (admin rows count as missing). */
 export async function customerOr404(db: DbOrTx, userId: string, lock = false): Promise<AdminUser> {
   const user = await repo.findUser(db, userId, { lock });
-  if (!user) throw notFound('There is no customer account with that id.', 'USER_NOT_FOUND');
+  if (!user) throw notFound(msg('admin.customer_not_found'), 'USER_NOT_FOUND');
   return user;
 }
 
@@ -42,7 +42,7 @@ export function createAdminMutations(deps: {
     ): Promise<{ user: AdminUser; transaction: AdminTransaction }> {
       const reason = input.reason.trim();
       if (reason.length < 3) {
-        throw new AppError(400, 'REASON_REQUIRED', 'Give a reason of at least 3 characters.');
+        throw new AppError(400, 'REASON_REQUIRED', msg('admin.reason_required'));
       }
       return db.transaction(async (tx) => {
         await customerOr404(tx, input.userId);
@@ -60,7 +60,7 @@ export function createAdminMutations(deps: {
             : await credits.applyIn(tx, { ...change, sourceId: randomUUID() });
         } catch (error) {
           if (error instanceof InsufficientCreditsError) {
-            throw conflict(ADMIN_MESSAGES.overdraft(error.balance), 'WOULD_OVERDRAW');
+            throw conflict(msg('admin.overdraft', { balance: error.balance }), 'WOULD_OVERDRAW');
           }
           throw error;
         }
@@ -90,7 +90,7 @@ export function createAdminMutations(deps: {
       return db.transaction(async (tx) => {
         const before = await customerOr404(tx, input.userId, true);
         const user = await repo.setCanManageBlog(tx, input.userId, input.canManageBlog);
-        if (!user) throw notFound('There is no customer account with that id.', 'USER_NOT_FOUND');
+        if (!user) throw notFound(msg('admin.customer_not_found'), 'USER_NOT_FOUND');
         await repo.insertAction(tx, {
           admin: actor,
           action: input.canManageBlog ? 'blog_access.grant' : 'blog_access.revoke',
@@ -113,19 +113,16 @@ export function createAdminMutations(deps: {
     ): Promise<{ task: AdminTask; transaction: AdminTransaction }> {
       return db.transaction(async (tx) => {
         const task = await repo.lockTask(tx, taskId);
-        if (!task) throw notFound('There is no video task with that id.', 'TASK_NOT_FOUND');
+        if (!task) throw notFound(msg('admin.task_not_found'), 'TASK_NOT_FOUND');
         if (task.status !== 'failed') {
           throw conflict(
-            `Only a failed task can be refunded; this one is ${task.status}.`,
+            msg('admin.task_not_refundable', { status: task.status }),
             'TASK_NOT_REFUNDABLE',
           );
         }
         const charge = await credits.findChange(tx, 'video_task', taskId);
         if (!charge || charge.amount >= 0) {
-          throw conflict(
-            'This task was never charged, so there is nothing to refund.',
-            'NOT_CHARGED',
-          );
+          throw conflict(msg('admin.task_not_charged'), 'NOT_CHARGED');
         }
         const applied = await credits.applyIn(tx, {
           userId: task.user_id,
@@ -135,7 +132,7 @@ export function createAdminMutations(deps: {
           description: 'Refund: failed video generation (by support)',
         });
         if (applied.duplicate) {
-          throw conflict('This task was already refunded.', 'ALREADY_REFUNDED');
+          throw conflict(msg('admin.task_already_refunded'), 'ALREADY_REFUNDED');
         }
         const row = applied.transaction;
         await repo.insertAction(tx, {
@@ -150,5 +147,3 @@ export function createAdminMutations(deps: {
     },
   };
 }
-
-export type AdminMutations = ReturnType<typeof createAdminMutations>;

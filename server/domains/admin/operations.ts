@@ -23,9 +23,9 @@ import type {
   SubsystemCheck,
   TaskCounts,
 } from '../../contracts/admin.ts';
-import { checkStripeAccount } from '../billing/providers/stripe.ts';
-import type { Publisher } from '../site-build/publisher.ts';
-import { currentReleaseId, readManifest, siteDirs } from '../site-build/release.ts';
+import { checkStripeAccount } from '../billing/service.ts';
+import type { Publisher } from '../site-build/plugin.ts';
+import { liveRelease as readLiveRelease } from '../site-build/service.ts';
 import { cachedReading } from '../../core/cached-reading.ts';
 import { OVERVIEW_TTL_MS } from './overview.ts';
 import * as repo from './repository.ts';
@@ -34,20 +34,14 @@ import * as repo from './repository.ts';
 const NETWORK_TIMEOUT_MS = 5000;
 
 /** The publisher's state in the dashboard's words; a last build that failed shows as failed. */
-export async function siteBuildStatus(
-  publisher: Publisher,
-  dataDir: string,
-): Promise<AdminSiteBuild> {
+async function siteBuildStatus(publisher: Publisher, dataDir: string): Promise<AdminSiteBuild> {
   const status = publisher.status();
-  const liveRelease = await currentReleaseId(dataDir);
-  const manifest = liveRelease
-    ? await readManifest(path.join(siteDirs(dataDir).releases, liveRelease))
-    : null;
+  const live = await readLiveRelease(dataDir);
   const state = status.state === 'live' ? (status.error ? 'failed' : 'idle') : status.state;
   return {
     state,
-    liveRelease,
-    builtAt: manifest?.builtAt ?? null,
+    liveRelease: live.id,
+    builtAt: live.builtAt,
     lastError: status.error,
   };
 }

@@ -18,6 +18,7 @@ import {
 import { queryRows, type DbOrTx } from '../../core/db.ts';
 import { badRequest } from '../../core/errors.ts';
 import type { ListPage } from '../../contracts/admin-lists.ts';
+import { msg } from '../../core/api-messages.ts';
 
 /** A list request as the routes validated it. */
 export interface PageRequest {
@@ -41,10 +42,7 @@ export function pageStart(request: PageRequest, idKind: 'uuid' | 'text' = 'uuid'
   const { limit, offset, cursor } = request;
   if (cursor !== undefined) {
     if (offset > 0) {
-      throw badRequest(
-        "Pass either 'cursor' or 'offset', not both: the cursor already says where the page starts.",
-        'CURSOR_WITH_OFFSET',
-      );
+      throw badRequest(msg('admin.cursor_with_offset'), 'CURSOR_WITH_OFFSET');
     }
     return { limit, offset: 0, after: decodeCursor(cursor, idKind) };
   }

@@ -9,7 +9,7 @@ import type { Database } from '../../core/db.ts';
 import type { MediaStore } from '../../core/media-store/types.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CreditsService } from '../credits/service.ts';
-import type { Publisher } from '../site-build/publisher.ts';
+import type { Publisher } from '../site-build/plugin.ts';
 import { createOperations } from './operations.ts';
 import { adminRoutes } from './routes.ts';
 import { createAdminService } from './service.ts';

@@ -40,6 +40,7 @@ import { DailyStatsQuery, DailyStatsResponse } from '../../contracts/admin-stats
 import { adminName } from './identity.ts';
 import type { Operations } from './operations.ts';
 import type { AdminService } from './service.ts';
+import { answerText } from '../../core/api-messages.ts';
 
 const errors = {
   400: ErrorResponse,
@@ -106,7 +107,7 @@ export async function adminRoutes(
     },
     async (request) => {
       await admin.signOut(request.session!.id);
-      return { success: true, message: 'Signed out of the admin session.' };
+      return { success: true, message: answerText('admin.signed_out') };
     },
   );
 

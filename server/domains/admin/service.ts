@@ -11,12 +11,7 @@ import { AppError } from '../../core/errors.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import { hashToken, newToken } from '../../core/tokens.ts';
 import type { AdminTaskStatus } from '../../contracts/admin.ts';
-import {
-  ADMIN_CODES,
-  ADMIN_MESSAGES,
-  USER_SEARCH_MIN_LENGTH,
-  USER_SEARCH_TOO_SHORT,
-} from '../../../shared/admin.ts';
+import { ADMIN_CODES, USER_SEARCH_MIN_LENGTH } from '../../../shared/admin.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import { createDailyStatsReader } from './daily-stats.ts';
@@ -35,9 +30,10 @@ import { createOverviewReader } from './overview.ts';
 import { pageStart, type PageRequest } from './paging.ts';
 import * as lists from './list-repository.ts';
 import * as repo from './repository.ts';
+import { msg } from '../../core/api-messages.ts';
 
 /** Admin sessions end 12 hours after sign-in, whatever SESSION_TTL_DAYS says. */
-export const ADMIN_SESSION_MS = 12 * 60 * 60 * 1000;
+const ADMIN_SESSION_MS = 12 * 60 * 60 * 1000;
 export { LOCKOUT_MS } from './lockout-policy.ts';
 /** Failures in a row from one address that lock that address (lockout-policy.ts). */
 export const LOCKOUT_FAILURES = ADDRESS_LOCKOUT_FAILURES;
@@ -75,7 +71,7 @@ export function createAdminService(deps: {
     if (!lockedUntil) return;
     onLocked?.();
     const minutes = Math.max(1, Math.ceil((lockedUntil.getTime() - at.getTime()) / 60_000));
-    throw new AppError(429, ADMIN_CODES.locked, ADMIN_MESSAGES.locked(minutes));
+    throw new AppError(429, ADMIN_CODES.locked, msg('admin.locked', { minutes }));
   }
 
   return {
@@ -91,7 +87,7 @@ export function createAdminService(deps: {
     ): Promise<{ token: string; admin: { username: string }; expiresAt: string }> {
       const admin = config.admin;
       if (!admin) {
-        throw new AppError(404, ADMIN_CODES.notConfigured, ADMIN_MESSAGES.notConfigured);
+        throw new AppError(404, ADMIN_CODES.notConfigured, msg('admin.not_configured'));
       }
       const at = now();
       const keys = signInKeys(input.username, input.ip);
@@ -103,7 +99,7 @@ export function createAdminService(deps: {
       if (!usernameOk || !passwordOk) {
         await lockout.recordFailure(db, keys, at, { windowMs: LOCKOUT_MS });
         log.warn({ username: input.username, ip: input.ip }, 'admin sign-in failed');
-        throw new AppError(401, ADMIN_CODES.invalidCredentials, ADMIN_MESSAGES.invalidCredentials);
+        throw new AppError(401, ADMIN_CODES.invalidCredentials, msg('admin.invalid_credentials'));
       }
       const token = newToken();
       const expiresAt = new Date(at.getTime() + ADMIN_SESSION_MS);
@@ -129,7 +125,7 @@ export function createAdminService(deps: {
      */
     async checkStatusPassword(password: string | undefined, ip: string): Promise<void> {
       const hash = config.statusPasswordHash;
-      if (!hash) throw new AppError(404, ADMIN_CODES.notConfigured, ADMIN_MESSAGES.notConfigured);
+      if (!hash) throw new AppError(404, ADMIN_CODES.notConfigured, msg('admin.not_configured'));
       const at = now();
       const sharesAdminPassword = config.admin !== null && hash === config.admin.passwordHash;
       const keys = statusKeys(ip, sharesAdminPassword ? config.admin!.username : null);
@@ -137,11 +133,7 @@ export function createAdminService(deps: {
       const ok = await verifyPassword(password ?? '', hash);
       if (!ok || !password) {
         await lockout.recordFailure(db, keys, at, { windowMs: LOCKOUT_MS });
-        throw new AppError(
-          401,
-          'INVALID_STATUS_PASSWORD',
-          'Add the status password: /api/admin/status?password=…',
-        );
+        throw new AppError(401, 'INVALID_STATUS_PASSWORD', msg('admin.status_password_required'));
       }
     },
 
@@ -161,7 +153,11 @@ export function createAdminService(deps: {
     async users(q: string, page: PageRequest) {
       const search = q.trim().toLowerCase();
       if (search && search.length < USER_SEARCH_MIN_LENGTH) {
-        throw new AppError(400, 'SEARCH_TOO_SHORT', USER_SEARCH_TOO_SHORT);
+        throw new AppError(
+          400,
+          'SEARCH_TOO_SHORT',
+          msg('admin.search_too_short', { min: USER_SEARCH_MIN_LENGTH }),
+        );
       }
       const start = pageStart(page);
       const stats = search ? await emailTrigramStats().catch(() => null) : null;

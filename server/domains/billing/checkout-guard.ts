@@ -10,12 +10,12 @@
  */
 import { AppError, conflict } from '../../core/errors.ts';
 import type { checkoutSessions, CheckoutSessionRow, UserRow } from '../../db/schema.ts';
-import { BILLING_MESSAGES } from '../../../shared/billing.ts';
 import type { BillingContext } from './context.ts';
 import type { DuplicateSettlement } from './duplicates.ts';
 import type { Fulfillment } from './fulfillment.ts';
 import type { ProviderSession } from './providers/types.ts';
 import * as repo from './repository.ts';
+import { msg } from '../../core/api-messages.ts';
 
 /** What a checkout row records, before the provider names the session. */
 export type CheckoutOrder = Omit<
@@ -23,7 +23,7 @@ export type CheckoutOrder = Omit<
   'id' | 'provider' | 'expiresAt' | 'status'
 >;
 
-const alreadySubscribed = () => conflict(BILLING_MESSAGES.alreadySubscribed, 'SUBSCRIPTION_ACTIVE');
+const alreadySubscribed = () => conflict(msg('billing.already_subscribed'), 'SUBSCRIPTION_ACTIVE');
 
 /** Still taking payment: open, and not past the expiry the provider gave it. */
 const stillOpen = (checkout: CheckoutSessionRow, now: Date) =>
@@ -63,11 +63,7 @@ export function createCheckoutGuard(
           await deps.settleDuplicateSubscriptions();
           throw alreadySubscribed();
         }
-        throw new AppError(
-          409,
-          'SUBSCRIPTION_PAYMENT_PENDING',
-          'Your payment for a plan is still being processed. Wait until it completes before choosing another plan.',
-        );
+        throw new AppError(409, 'SUBSCRIPTION_PAYMENT_PENDING', msg('billing.payment_pending'));
       }
     },
 
@@ -101,7 +97,7 @@ export function createCheckoutGuard(
             refused = new AppError(
               409,
               'CHECKOUT_IN_PROGRESS',
-              'Another plan checkout was opened for your account a moment ago. Finish it there, or try again.',
+              msg('billing.checkout_in_progress'),
             );
           }
         }

@@ -6,7 +6,7 @@
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { CheckoutSessionRow, UserRow } from '../../db/schema.ts';
 import type { PaymentRequest } from '../../contracts/billing.ts';
-import { BILLING_MESSAGES, CURRENCY, toCents } from '../../../shared/billing.ts';
+import { CURRENCY, toCents } from '../../../shared/billing.ts';
 import { createCheckoutGuard } from './checkout-guard.ts';
 import type { BillingContext } from './context.ts';
 import type { DuplicateSettlement } from './duplicates.ts';
@@ -15,8 +15,9 @@ import { priceRequest } from './pricing.ts';
 import { localPayment } from './providers/local-checkout.ts';
 import * as repo from './repository.ts';
 import { checkoutReturnUrls } from './return-urls.ts';
+import { msg } from '../../core/api-messages.ts';
 
-const alreadySubscribed = () => conflict(BILLING_MESSAGES.alreadySubscribed, 'SUBSCRIPTION_ACTIVE');
+const alreadySubscribed = () => conflict(msg('billing.already_subscribed'), 'SUBSCRIPTION_ACTIVE');
 
 export function createCheckouts(
   context: BillingContext,
@@ -31,7 +32,7 @@ export function createCheckouts(
       const item = priceRequest(request);
       if (request.amount !== undefined && toCents(request.amount) !== toCents(item.price)) {
         throw badRequest(
-          `The amount ${request.amount} does not match the price of ${item.describe}. Reload the pricing page and try again.`,
+          msg('billing.amount_mismatch', { amount: request.amount, item: item.describe }),
           'AMOUNT_MISMATCH',
         );
       }
@@ -65,7 +66,7 @@ export function createCheckouts(
     async checkoutStatus(userId: string, sessionId: string) {
       let checkout = await repo.findCheckout(db, sessionId);
       if (!checkout || checkout.userId !== userId) {
-        throw notFound('No checkout with that id belongs to you.', 'CHECKOUT_NOT_FOUND');
+        throw notFound(msg('billing.checkout_not_yours'), 'CHECKOUT_NOT_FOUND');
       }
       if (checkout.status === 'open' && checkout.provider === 'stripe') {
         const state = await provider.retrieveSession(sessionId);
@@ -98,7 +99,7 @@ export function createCheckouts(
     async payLocalCheckout(sessionId: string): Promise<CheckoutSessionRow> {
       const found = await repo.findCheckout(db, sessionId);
       if (!found || found.provider !== 'local')
-        throw notFound('This checkout does not exist.', 'CHECKOUT_NOT_FOUND');
+        throw notFound(msg('billing.checkout_not_found'), 'CHECKOUT_NOT_FOUND');
       try {
         return await db.transaction(async (tx) => {
           await repo.lockUserBilling(tx, found.userId);
@@ -107,7 +108,7 @@ export function createCheckouts(
             throw new AppError(
               409,
               'CHECKOUT_CANCELED',
-              `This checkout was ${checkout.status === 'canceled' ? 'cancelled' : 'closed'}. Start a new purchase from the pricing page.`,
+              msg('billing.checkout_ended', { status: checkout.status }),
             );
           }
           if (checkout.status === 'paid') return checkout; // paying twice grants once
@@ -130,16 +131,12 @@ export function createCheckouts(
     async cancelLocalCheckout(sessionId: string): Promise<CheckoutSessionRow> {
       const checkout = await repo.findCheckout(db, sessionId);
       if (!checkout || checkout.provider !== 'local')
-        throw notFound('This checkout does not exist.', 'CHECKOUT_NOT_FOUND');
+        throw notFound(msg('billing.checkout_not_found'), 'CHECKOUT_NOT_FOUND');
       // Only an open checkout turns canceled: a Pay that won the race keeps its payment.
       if (!(await repo.closeOpenCheckout(db, sessionId, 'canceled'))) {
         const now = await repo.findCheckout(db, sessionId);
         if (now?.status === 'paid') {
-          throw new AppError(
-            409,
-            'CHECKOUT_PAID',
-            'This checkout is already paid, so there is nothing to cancel. Your purchase is in your account.',
-          );
+          throw new AppError(409, 'CHECKOUT_PAID', msg('billing.checkout_paid'));
         }
       }
       return checkout;

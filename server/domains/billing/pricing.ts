@@ -13,6 +13,7 @@ import {
   planPrice,
   type BillingCycle,
 } from '../../../shared/billing.ts';
+import { msg } from '../../core/api-messages.ts';
 
 const dollars = (n: number) => `${n} ${CURRENCY.toUpperCase()}`;
 
@@ -20,17 +21,22 @@ const dollars = (n: number) => `${n} ${CURRENCY.toUpperCase()}`;
 export function priceRequest(request: PaymentRequest) {
   if (request.currency && request.currency.toLowerCase() !== CURRENCY) {
     throw badRequest(
-      `Payments are in ${CURRENCY.toUpperCase()}; '${request.currency}' is not accepted.`,
+      msg('billing.unsupported_currency', {
+        currency: CURRENCY.toUpperCase(),
+        given: request.currency,
+      }),
       'UNSUPPORTED_CURRENCY',
     );
   }
   if (request.type === 'subscription') {
-    if (!request.plan_id)
-      throw badRequest("Choose a plan: 'plan_id' is required for a subscription.", 'PLAN_REQUIRED');
+    if (!request.plan_id) throw badRequest(msg('billing.plan_required'), 'PLAN_REQUIRED');
     const plan = findPlan(request.plan_id);
     if (!plan) {
       throw badRequest(
-        `Unknown plan '${request.plan_id}'. Choose one of: ${PLANS.map((p) => p.id).join(', ')}.`,
+        msg('billing.unknown_plan', {
+          plan: request.plan_id,
+          plans: PLANS.map((p) => p.id).join(', '),
+        }),
         'UNKNOWN_PLAN',
       );
     }
@@ -43,15 +49,17 @@ export function priceRequest(request: PaymentRequest) {
       billingCycle: cycle,
       price,
       credits: plan.credits,
-      describe: `${plan.name} (${dollars(price)}/${cycle === 'yearly' ? 'year' : 'month'})`,
+      describe: msg('billing.describe_plan', { name: plan.name, price: dollars(price), cycle }),
     };
   }
-  if (!request.package_id)
-    throw badRequest("Choose a credit pack: 'package_id' is required.", 'PACK_REQUIRED');
+  if (!request.package_id) throw badRequest(msg('billing.pack_required'), 'PACK_REQUIRED');
   const pack = findPack(request.package_id);
   if (!pack) {
     throw badRequest(
-      `Unknown credit pack '${request.package_id}'. Choose one of: ${PACKS.map((p) => p.id).join(', ')}.`,
+      msg('billing.unknown_pack', {
+        pack: request.package_id,
+        packs: PACKS.map((p) => p.id).join(', '),
+      }),
       'UNKNOWN_PACK',
     );
   }
@@ -62,8 +70,6 @@ export function priceRequest(request: PaymentRequest) {
     billingCycle: null,
     price: pack.price,
     credits: pack.credits,
-    describe: `the ${pack.name} pack (${dollars(pack.price)})`,
+    describe: msg('billing.describe_pack', { name: pack.name, price: dollars(pack.price) }),
   };
 }
-
-export type PricedItem = ReturnType<typeof priceRequest>;

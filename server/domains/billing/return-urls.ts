@@ -5,9 +5,10 @@
  * accepted too, as it names the same page.
  */
 import { badRequest } from '../../core/errors.ts';
+import { msg } from '../../core/api-messages.ts';
 
 /** The field names of the payment request that carry a return address. */
-export type ReturnUrlField = 'success_url' | 'cancel_url';
+type ReturnUrlField = 'success_url' | 'cancel_url';
 
 /**
  * A path of this site: one leading '/', not '//' or '/\' (which browsers read as another host),
@@ -23,21 +24,14 @@ function isSitePath(path: string): boolean {
  * The `{CHECKOUT_SESSION_ID}` placeholder stays literal (the provider fills it in), so the
  * address is joined as text, never re-serialized by `URL`.
  */
-export function checkoutReturnUrl(
-  field: ReturnUrlField,
-  value: string,
-  publicSiteUrl: string,
-): string {
+function checkoutReturnUrl(field: ReturnUrlField, value: string, publicSiteUrl: string): string {
   const site = publicSiteUrl.replace(/\/+$/, '');
   const path = value.toLowerCase().startsWith(`${site.toLowerCase()}/`)
     ? value.slice(site.length)
     : value;
   const absolute = `${site}${path}`;
   if (!isSitePath(path) || new URL(absolute).origin !== new URL(site).origin) {
-    throw badRequest(
-      `'${field}' must be a path on this site, such as /pricing, or an address starting with ${site}/. Reload the pricing page and try again.`,
-      'INVALID_RETURN_URL',
-    );
+    throw badRequest(msg('billing.invalid_return_url', { field, site }), 'INVALID_RETURN_URL');
   }
   return absolute;
 }

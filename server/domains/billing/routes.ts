@@ -13,11 +13,11 @@ import {
   PaymentSessionResponse,
   SubscriptionStatusResponse,
 } from '../../contracts/billing.ts';
-import { BILLING_MESSAGES } from '../../../shared/billing.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { createLocalCheckoutGuard } from './local-checkout-guard.ts';
 import { renderLocalCheckoutPage, renderLocalCheckoutRefusal } from './local-checkout-page.ts';
 import type { BillingService } from './service.ts';
+import { msg } from '../../core/api-messages.ts';
 
 const errors = {
   400: ErrorResponse,
@@ -48,7 +48,7 @@ export async function billingRoutes(
     '/api/stripe/create-payment-intent',
     {
       // Checked before the body is read, so a signed-out buyer sees the spec's message.
-      config: { access: 'user', signInMessage: BILLING_MESSAGES.signInRequired },
+      config: { access: 'user', signInMessage: msg('billing.sign_in_required') },
       schema: {
         tags,
         summary: 'Create a hosted checkout session for a plan or a credit pack',

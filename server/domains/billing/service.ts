@@ -15,6 +15,9 @@ import type { CheckoutProvider } from './providers/types.ts';
 import { createRefunds } from './refunds.ts';
 import { createSubscriptions } from './subscriptions.ts';
 
+// The payment account check the admin's status page runs (billing's public face for it).
+export { checkStripeAccount } from './providers/stripe.ts';
+
 export function createBillingService(deps: {
   db: Db;
   config: Config;

@@ -11,8 +11,9 @@ import type { Fulfillment } from './fulfillment.ts';
 import { grantYearlyMonth } from './paid-invoices.ts';
 import { addCycle } from './providers/local-checkout.ts';
 import * as repo from './repository.ts';
+import { answerText, msg } from '../../core/api-messages.ts';
 
-export function toSubscriptionInfo(row: SubscriptionRow): SubscriptionInfo {
+function toSubscriptionInfo(row: SubscriptionRow): SubscriptionInfo {
   return {
     planId: row.planId,
     billingCycle: row.billingCycle,
@@ -37,7 +38,7 @@ export function createSubscriptions(
     /** Cancels now at the provider and locally (spec: the pricing page cancels immediately). */
     async cancelSubscription(userId: string) {
       const active = await repo.findActiveSubscription(db, userId);
-      if (!active) throw notFound('You have no active subscription to cancel.', 'NO_SUBSCRIPTION');
+      if (!active) throw notFound(msg('billing.no_subscription'), 'NO_SUBSCRIPTION');
       await provider.cancelSubscription(active.id);
       // Under the user's billing lock: a checkout paid at this moment sees it active or canceled.
       await db.transaction(async (tx) => {
@@ -46,8 +47,7 @@ export function createSubscriptions(
       });
       log.info({ subscriptionId: active.id, userId }, 'subscription canceled');
       return {
-        message:
-          'Your subscription has been cancelled. Your remaining credits stay in your account.',
+        message: answerText('billing.subscription_cancelled'),
         planId: active.planId,
       };
     },

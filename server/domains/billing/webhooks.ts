@@ -16,6 +16,7 @@ import type { EventOf, HandledEvent, HandledEventType } from './providers/stripe
 import type { StripeProvider } from './providers/stripe.ts';
 import * as repo from './repository.ts';
 import type { BillingService } from './service.ts';
+import { msg } from '../../core/api-messages.ts';
 
 type Handlers = { [T in HandledEventType]: (tx: Tx, event: EventOf<T>) => Promise<void> };
 
@@ -183,12 +184,12 @@ export function createStripeWebhookHandler(deps: {
   };
 
   function verify(payload: Buffer, signature: string | undefined) {
-    if (!signature) throw badRequest('Missing the Stripe-Signature header.', 'SIGNATURE_MISSING');
+    if (!signature) throw badRequest(msg('billing.signature_missing'), 'SIGNATURE_MISSING');
     try {
       return stripe.verifyEvent(payload, signature);
     } catch (error) {
       log.warn({ err: (error as Error).message }, 'stripe webhook refused: bad signature');
-      throw badRequest('The Stripe signature is invalid or too old.', 'SIGNATURE_INVALID');
+      throw badRequest(msg('billing.signature_invalid'), 'SIGNATURE_INVALID');
     }
   }
 

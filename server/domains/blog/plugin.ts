@@ -9,7 +9,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../core/db.ts';
 import { storedObjectRoutes } from '../../core/media-store/serve.ts';
 import { MEDIA_KEYS } from '../../core/media-store/types.ts';
-import type { Publisher } from '../site-build/publisher.ts';
+import type { Publisher } from '../site-build/plugin.ts';
 import { blogRoutes } from './routes.ts';
 import { BLOG_UPLOADS_PREFIX, createBlogService, type BlogService } from './service.ts';
 

@@ -7,25 +7,26 @@ import type { DbOrTx } from '../../core/db.ts';
 import { badRequest } from '../../core/errors.ts';
 import type { PostRow } from '../../db/schema.ts';
 import type { PostInput } from '../../contracts/blog.ts';
-import { BLOG_MESSAGES, isFeaturedImageUrl } from '../../../shared/blog.ts';
+import { isFeaturedImageUrl } from '../../../shared/blog.ts';
 import { DEFAULT_LOCALE, type Locale } from '../../../shared/locales.ts';
 import { htmlText } from './post-forms.ts';
 import { sanitizePostHtml } from './sanitizer.ts';
 import { checkTranslation, translationRaceLost } from './translations.ts';
+import { msg } from '../../core/api-messages.ts';
 
 const cleanTags = (tags: string[] | undefined) =>
   [...new Set((tags ?? []).map((t) => t.trim().replace(/^#/, '')).filter(Boolean))].slice(0, 20);
 
 export function prepare(input: PostInput, before: PostRow | null) {
   const title = input.title.trim();
-  if (!title) throw badRequest('Title is required.', 'TITLE_REQUIRED');
+  if (!title) throw badRequest(msg('blog.title_required'), 'TITLE_REQUIRED');
   const content = sanitizePostHtml(input.content);
   if (!htmlText(content) && !/<(img|iframe)\b/i.test(content)) {
-    throw badRequest('Content is required.', 'CONTENT_REQUIRED');
+    throw badRequest(msg('blog.content_required'), 'CONTENT_REQUIRED');
   }
   const featuredImage = input.featured_image?.trim() || null;
   if (featuredImage && !isFeaturedImageUrl(featuredImage)) {
-    throw badRequest(BLOG_MESSAGES.featuredImage, 'INVALID_FEATURED_IMAGE');
+    throw badRequest(msg('blog.featured_image'), 'INVALID_FEATURED_IMAGE');
   }
   return {
     title,

@@ -18,8 +18,9 @@ import {
   PostListQuery,
   PostListResponse,
 } from '../../contracts/blog.ts';
-import type { Publisher } from '../site-build/publisher.ts';
+import type { Publisher } from '../site-build/plugin.ts';
 import type { BlogService } from './service.ts';
+import { answerText } from '../../core/api-messages.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -160,7 +161,7 @@ export async function blogRoutes(
     async (request) => ({
       success: true as const,
       data: await blog.create(currentUser(request), request.body),
-      message: 'Article created successfully',
+      message: answerText('blog.created'),
     }),
   );
 
@@ -180,7 +181,7 @@ export async function blogRoutes(
     async (request) => ({
       success: true as const,
       data: await blog.update(request.params.id, request.body),
-      message: 'Article updated successfully',
+      message: answerText('blog.updated'),
     }),
   );
 
@@ -197,7 +198,7 @@ export async function blogRoutes(
     },
     async (request) => {
       await blog.remove(request.params.id);
-      return { success: true, message: 'Article deleted successfully' };
+      return { success: true, message: answerText('blog.deleted') };
     },
   );
 
@@ -232,7 +233,7 @@ export async function blogRoutes(
     async (request) => ({
       success: true as const,
       imageUrl: await blog.saveImage(await readImageUpload(request)),
-      message: 'Image uploaded successfully',
+      message: answerText('blog.image_uploaded'),
     }),
   );
 

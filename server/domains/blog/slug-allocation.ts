@@ -9,6 +9,7 @@ import type { Db, DbOrTx } from '../../core/db.ts';
 import { conflict } from '../../core/errors.ts';
 import { slugify, slugStem, uniqueSlug } from '../../../shared/slug.ts';
 import * as repo from './repository.ts';
+import { msg } from '../../core/api-messages.ts';
 
 /** Paths under /blog that belong to the site, never to a post. */
 const RESERVED_SLUGS = new Set(['article-shell', 'page', 'rss', 'index']);
@@ -42,10 +43,7 @@ export async function withFreeSlug<T>(
     } catch (error) {
       if (!repo.isSlugTaken(error)) throw error;
       if (attempt >= ATTEMPTS) {
-        throw conflict(
-          'Other articles with this title were saved at the same moment. Save again.',
-          'SLUG_TAKEN',
-        );
+        throw conflict(msg('blog.slug_taken'), 'SLUG_TAKEN');
       }
     }
   }

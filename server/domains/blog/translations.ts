@@ -10,9 +10,10 @@ import type { PostTranslation } from '../../contracts/blog.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import * as repo from './repository.ts';
 import type { TranslationRow } from './repository.ts';
+import { msg } from '../../core/api-messages.ts';
 
 /** The group a post belongs to: its original's id (an original's own). */
-export const groupOf = (post: Pick<TranslationRow, 'id' | 'translationOf'>) =>
+const groupOf = (post: Pick<TranslationRow, 'id' | 'translationOf'>) =>
   post.translationOf ?? post.id;
 
 /**
@@ -51,23 +52,7 @@ export async function readTranslations(
   return translationsByPost(posts, await repo.publishedInGroups(db, groups));
 }
 
-export const TRANSLATION_MESSAGES = {
-  self: 'An article cannot be a translation of itself. Choose another article or none.',
-  missing:
-    'The article this one should translate does not exist (it may have been deleted). Choose another article or none.',
-  sameLanguage:
-    'A translation must be in another language than the article it translates. Change the language or choose another article.',
-  ofTranslation:
-    'That article is itself a translation. Choose the original article it translates instead.',
-  hasTranslations:
-    'This article has translations of its own, so it cannot also be a translation. Unlink its translations first.',
-  taken:
-    'That article already has a translation in this language. Edit that translation, or unlink it first.',
-  languageTaken:
-    'This article already has a translation in the language you chose, so it cannot be written in it too. Choose another language or unlink that translation.',
-} as const;
-
-const taken = () => conflict(TRANSLATION_MESSAGES.taken, 'TRANSLATION_TAKEN');
+const taken = () => conflict(msg('blog.translation_taken'), 'TRANSLATION_TAKEN');
 
 /**
  * Checks, inside the save's transaction, that a post (`id`, null when new) in `locale` may
@@ -80,7 +65,7 @@ export async function checkTranslation(
 ): Promise<void> {
   const { id, locale, translationOf } = post;
   if (translationOf && translationOf === id) {
-    throw badRequest(TRANSLATION_MESSAGES.self, 'INVALID_TRANSLATION');
+    throw badRequest(msg('blog.translation_self'), 'INVALID_TRANSLATION');
   }
   const locked = await repo.lockPosts(
     tx,
@@ -90,18 +75,19 @@ export async function checkTranslation(
   if (!translationOf) {
     // An original: none of its translations may be in its own language.
     if (own.some((row) => row.locale === locale))
-      throw conflict(TRANSLATION_MESSAGES.languageTaken, 'TRANSLATION_TAKEN');
+      throw conflict(msg('blog.translation_language_taken'), 'TRANSLATION_TAKEN');
     return;
   }
   const original = locked.find((row) => row.id === translationOf);
-  if (!original) throw badRequest(TRANSLATION_MESSAGES.missing, 'INVALID_TRANSLATION');
+  if (!original) throw badRequest(msg('blog.translation_missing'), 'INVALID_TRANSLATION');
   if (original.locale === locale) {
-    throw badRequest(TRANSLATION_MESSAGES.sameLanguage, 'INVALID_TRANSLATION');
+    throw badRequest(msg('blog.translation_same_language'), 'INVALID_TRANSLATION');
   }
   if (original.translationOf) {
-    throw badRequest(TRANSLATION_MESSAGES.ofTranslation, 'INVALID_TRANSLATION');
+    throw badRequest(msg('blog.translation_of_translation'), 'INVALID_TRANSLATION');
   }
-  if (own.length > 0) throw badRequest(TRANSLATION_MESSAGES.hasTranslations, 'INVALID_TRANSLATION');
+  if (own.length > 0)
+    throw badRequest(msg('blog.translation_has_translations'), 'INVALID_TRANSLATION');
   const others = await repo.translationsOf(tx, translationOf);
   if (others.some((row) => row.id !== id && row.locale === locale)) throw taken();
 }

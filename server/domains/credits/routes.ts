@@ -15,9 +15,7 @@ import {
 } from '../../contracts/credits.ts';
 import { toPublicUser } from '../accounts/service.ts';
 import { toApiTransaction, type CreditsService } from './service.ts';
-
-const CURSOR_WITH_OFFSET =
-  'Send either cursor or offset, not both: cursor already says where the page starts.';
+import { msg } from '../../core/api-messages.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 
@@ -61,14 +59,14 @@ export async function creditsRoutes(fastify: FastifyInstance, opts: { credits: C
     async (request) => {
       const { userId } = request.params;
       if (userId !== currentUser(request).id && !request.session?.isAdmin) {
-        throw forbidden('You can only read your own credit history.', 'NOT_YOUR_LEDGER');
+        throw forbidden(msg('credits.not_your_ledger'), 'NOT_YOUR_LEDGER');
       }
       const { limit, offset, cursor } = request.query;
       if (cursor === undefined) {
         const page = await credits.latestTransactions(userId, limit, offset);
         return { success: true as const, data: { ...page, limit, offset } };
       }
-      if (offset > 0) throw badRequest(CURSOR_WITH_OFFSET, 'CURSOR_WITH_OFFSET');
+      if (offset > 0) throw badRequest(msg('credits.cursor_with_offset'), 'CURSOR_WITH_OFFSET');
       const page = await credits.transactionsAfter(userId, cursor, limit);
       return { success: true as const, data: { ...page, limit } };
     },

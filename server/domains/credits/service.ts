@@ -18,6 +18,7 @@ import { AppError, conflict, notFound } from '../../core/errors.ts';
 import type { CreditTransactionRow } from '../../db/schema.ts';
 import type { CreditTransaction } from '../../contracts/credits.ts';
 import * as repo from './repository.ts';
+import { msg } from '../../core/api-messages.ts';
 
 export interface CreditChange {
   userId: string;
@@ -38,15 +39,18 @@ export interface AppliedChange {
  * The most credits a balance holds, and the largest single change: users.credits and the
  * ledger's amount and balance_after are 32-bit integers.
  */
-export const MAX_CREDITS = 2_147_483_647;
+const MAX_CREDITS = 2_147_483_647;
 
 /** Raised when a grant would take the balance past MAX_CREDITS; nothing is written. */
-export class BalanceLimitError extends AppError {
+class BalanceLimitError extends AppError {
   constructor(balance: number) {
     super(
       409,
       'BALANCE_LIMIT',
-      `This would take the balance past ${MAX_CREDITS.toLocaleString('en-US')} credits, the most an account can hold. Grant at most ${(MAX_CREDITS - balance).toLocaleString('en-US')}.`,
+      msg('credits.balance_limit', {
+        max: MAX_CREDITS.toLocaleString('en-US'),
+        room: (MAX_CREDITS - balance).toLocaleString('en-US'),
+      }),
     );
   }
 }
@@ -56,11 +60,7 @@ export class InsufficientCreditsError extends AppError {
   readonly balance: number;
   readonly required: number;
   constructor(balance: number, required: number) {
-    super(
-      402,
-      'INSUFFICIENT_CREDITS',
-      `Not enough credits: this needs ${required} and the balance is ${balance}.`,
-    );
+    super(402, 'INSUFFICIENT_CREDITS', msg('credits.not_enough', { needed: required, balance }));
     this.balance = balance;
     this.required = required;
   }
@@ -124,22 +124,19 @@ export async function applyCreditChange(tx: DbOrTx, change: CreditChange): Promi
     throw new AppError(
       400,
       'INVALID_AMOUNT',
-      `The amount must be a whole number other than zero, at most ${MAX_CREDITS.toLocaleString('en-US')} either way.`,
+      msg('credits.invalid_amount', { max: MAX_CREDITS.toLocaleString('en-US') }),
     );
   }
   const first = await appliedBefore(tx, change);
   if (first && first.userId !== change.userId) {
-    throw conflict(
-      'This source was already used for another account. Name a new source for this change.',
-      'SOURCE_OF_ANOTHER_USER',
-    );
+    throw conflict(msg('credits.source_of_another_user'), 'SOURCE_OF_ANOTHER_USER');
   }
   if (first) return { transaction: first, duplicate: true };
 
   const balance = await repo.changeBalance(tx, change.userId, amount, MAX_CREDITS);
   if (balance === null) {
     const current = await repo.lockBalance(tx, change.userId);
-    if (current === null) throw notFound('That user does not exist.', 'USER_NOT_FOUND');
+    if (current === null) throw notFound(msg('credits.user_not_found'), 'USER_NOT_FOUND');
     if (amount > 0) throw new BalanceLimitError(current);
     throw new InsufficientCreditsError(current, -amount);
   }
@@ -197,14 +194,14 @@ export interface AdminCreditChange extends Omit<CreditChange, 'sourceId'> {
  * admin's key never answers for another admin or another user, and never names a source the
  * system writes (a task's refund, a payment), whose ids have no `admin:` prefix.
  */
-export const adminSourceId = (admin: string, userId: string, key: string) =>
+const adminSourceId = (admin: string, userId: string, key: string) =>
   `admin:${encodeURIComponent(admin)}:${userId}:${key}`;
 
 /**
  * Applies an admin's keyed change inside `tx`. Replaying the key with the same amount returns the
  * first result; with another amount or direction it is refused (409) and nothing changes.
  */
-export async function applyAdminCreditChange(
+async function applyAdminCreditChange(
   tx: DbOrTx,
   change: AdminCreditChange,
 ): Promise<AppliedChange> {
@@ -215,7 +212,7 @@ export async function applyAdminCreditChange(
   });
   if (applied.duplicate && applied.transaction.amount !== change.amount) {
     throw conflict(
-      `This key was already used for a change of ${applied.transaction.amount} credits to this account. Send a new key for a new change.`,
+      msg('credits.key_reused', { amount: applied.transaction.amount }),
       'IDEMPOTENCY_KEY_REUSED',
     );
   }
@@ -233,7 +230,7 @@ export async function takeBackCredits(
   const first = await appliedBefore(tx, change);
   if (first) return { taken: -first.amount, duplicate: true };
   const balance = await repo.lockBalance(tx, change.userId);
-  if (balance === null) throw notFound('That user does not exist.', 'USER_NOT_FOUND');
+  if (balance === null) throw notFound(msg('credits.user_not_found'), 'USER_NOT_FOUND');
   const taken = Math.min(balance, change.amount);
   if (taken === 0) return { taken: 0, duplicate: false };
   await applyCreditChange(tx, { ...change, amount: -taken });
@@ -297,7 +294,7 @@ export function createCreditsService(db: Db, cache?: Pick<UserCache<unknown>, 'p
     /** Whether the ledger sum equals the stored balance (the invariant). */
     async validate(userId: string) {
       const found = await repo.ledgerSumAndBalance(db, userId);
-      if (!found) throw notFound('That user does not exist.', 'USER_NOT_FOUND');
+      if (!found) throw notFound(msg('credits.user_not_found'), 'USER_NOT_FOUND');
       return { userId, ...found, valid: found.balance === found.ledgerSum };
     },
   };

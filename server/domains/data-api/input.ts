@@ -2,8 +2,9 @@
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { badRequest } from '../../core/errors.ts';
+import { type ApiText, msg } from '../../core/api-messages.ts';
 
-export function checkInput(schema: TSchema, value: unknown, what: string): void {
+export function checkInput(schema: TSchema, value: unknown, what: ApiText): void {
   const errors = Value.Errors(schema, value);
   const first = errors[0];
   if (!first) return;
@@ -14,21 +15,23 @@ export function checkInput(schema: TSchema, value: unknown, what: string): void 
       .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
       .map((e) => String((e.params as { allowedValue?: unknown }).allowedValue));
     throw badRequest(
-      `Invalid '${field}' in ${what}: use one of ${allowed.join(', ')}.`,
+      msg('data.input.one_of', { field, what, allowed: allowed.join(', ') }),
       'VALIDATION_ERROR',
     );
   }
   if (first.keyword === 'required') {
     const missing = (first.params as { requiredProperties?: string[] }).requiredProperties ?? [];
     throw badRequest(
-      `The field '${[field, missing[0]].filter(Boolean).join('.')}' is required in ${what}.`,
+      msg('data.input.required', { field: [field, missing[0]].filter(Boolean).join('.'), what }),
       'VALIDATION_ERROR',
     );
   }
+  // The validator's detail ("must be string") is TypeBox's English in every language.
+  const detail = first.message;
   throw badRequest(
     field
-      ? `Invalid '${field}' in ${what}: ${first.message}.`
-      : `Invalid ${what}: ${first.message}.`,
+      ? msg('data.input.invalid_field', { field, what, detail })
+      : msg('data.input.invalid', { what, detail }),
     'VALIDATION_ERROR',
   );
 }

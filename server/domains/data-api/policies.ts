@@ -10,14 +10,15 @@ import { NAME_MAX_LENGTH } from '../../../shared/auth.ts';
 import { POST_STATUSES } from '../../../shared/blog.ts';
 import { LOCALES } from '../../../shared/locales.ts';
 import { TASK_STATUSES } from '../../../shared/video.ts';
+import { msg, type ApiText } from '../../core/api-messages.ts';
 
 /**
  * Roles nest: every caller is anonymous, a signed-in caller is also a user, an editor is a user
  * with can_manage_blog, an admin holds an administrator session. The most privileged role the
  * caller holds that an operation names decides what they get.
  */
-export type Role = 'anonymous' | 'user' | 'editor' | 'admin';
-export const ROLES_STRONGEST_FIRST: readonly Role[] = ['admin', 'editor', 'user', 'anonymous'];
+type Role = 'anonymous' | 'user' | 'editor' | 'admin';
+const ROLES_STRONGEST_FIRST: readonly Role[] = ['admin', 'editor', 'user', 'anonymous'];
 
 export type ColumnType = 'uuid' | 'int' | 'text' | 'timestamp' | 'boolean' | 'text[]';
 
@@ -30,18 +31,18 @@ export interface ColumnSpec {
 /** own: rows of the signed-in user; published: status = published; all: every row. */
 export type RowScope = 'all' | 'own' | 'published';
 
-export interface ReadAccess {
+interface ReadAccess {
   rows: RowScope;
   columns: readonly string[];
 }
-export interface InsertAccess {
+interface InsertAccess {
   columns: readonly string[];
 }
-export interface UpdateAccess {
+interface UpdateAccess {
   rows: RowScope;
   columns: readonly string[];
 }
-export interface DeleteAccess {
+interface DeleteAccess {
   rows: RowScope;
 }
 
@@ -53,7 +54,7 @@ type Grants<A> = Partial<Record<Role, A | null>> | null;
 
 export interface TablePolicy {
   /** How a person names the table in messages. */
-  label: string;
+  label: ApiText;
   /** Every column any role may see, by its public (snake_case) name, which is also its SQL name. */
   columns: Record<string, ColumnSpec>;
   /** The column holding the owner's user id (for `own` rows). */
@@ -76,7 +77,7 @@ export interface TablePolicy {
   /** Schemas the written values must pass, checked before anything is written. */
   input?: { insert?: TSchema; update?: TSchema };
   /** Appended to a refused write, to say where that change is made instead. */
-  writeHint?: string;
+  writeHint?: ApiText;
 }
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -147,7 +148,7 @@ const USER_COLUMNS = [
 
 export const policies = {
   video_tasks: {
-    label: 'video tasks',
+    label: msg('data.table.video_tasks'),
     owner: 'user_id',
     defaultOrder: 'created_at',
     columns: {
@@ -182,12 +183,11 @@ export const policies = {
     update: null,
     delete: null,
     writer: 'sql',
-    writeHint:
-      'Videos are started with POST /api/video/generate, which also charges the credits; tasks are never edited by hand.',
+    writeHint: msg('data.hint.video_tasks'),
   },
 
   credit_transactions: {
-    label: 'credit transactions',
+    label: msg('data.table.credit_transactions'),
     owner: 'user_id',
     defaultOrder: 'created_at',
     columns: {
@@ -209,12 +209,11 @@ export const policies = {
     update: null,
     delete: null,
     writer: 'sql',
-    writeHint:
-      'The credit ledger is append-only: credits change only through purchases, video generation, refunds and the administrator credit calls.',
+    writeHint: msg('data.hint.credit_transactions'),
   },
 
   posts: {
-    label: 'posts',
+    label: msg('data.table.posts'),
     defaultOrder: 'created_at',
     writer: 'blog',
     columns: {
@@ -255,11 +254,11 @@ export const policies = {
       admin: { rows: 'all' },
     },
     input: { insert: PostInput, update: Type.Partial(PostInput) },
-    writeHint: 'Posts are written by blog editors.',
+    writeHint: msg('data.hint.posts'),
   },
 
   users: {
-    label: 'users',
+    label: msg('data.table.users'),
     owner: 'id',
     // The rows behind operators' admin sessions (server/domains/admin/identity.ts) are not
     // customers: no list, count or lookup of the data API shows them.
@@ -301,8 +300,7 @@ export const policies = {
         { additionalProperties: false },
       ),
     },
-    writeHint:
-      'Accounts are created by signing in; credits change only through the ledger and blog rights are granted by an operator.',
+    writeHint: msg('data.hint.users'),
   },
 } satisfies Record<string, TablePolicy>;
 
@@ -331,7 +329,7 @@ export interface Caller {
   isAdmin: boolean;
 }
 
-export function callerRoles(caller: Caller): Set<Role> {
+function callerRoles(caller: Caller): Set<Role> {
   const roles = new Set<Role>(['anonymous']);
   if (caller.userId) roles.add('user');
   if (caller.userId && caller.isEditor) roles.add('editor');

@@ -61,7 +61,7 @@ function conditionSql(policy: TablePolicy, c: Condition): SQL {
 }
 
 /** The row filter of a scope; the caller's where is ANDed to it and cannot widen it. */
-export function rowFilterSql(policy: TablePolicy, rows: RowScope, userId: string | null): SQL {
+function rowFilterSql(policy: TablePolicy, rows: RowScope, userId: string | null): SQL {
   switch (rows) {
     case 'all':
       return sql`true`;

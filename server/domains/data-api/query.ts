@@ -13,6 +13,7 @@ import {
 } from '../../../shared/data-api.ts';
 import { columnSpec, type ColumnSpec, type ColumnType, type TablePolicy } from './policies.ts';
 import { TYPE_NAMES, typedValue } from './values.ts';
+import { type MessageValue, msg } from '../../core/api-messages.ts';
 
 export interface Condition {
   column: string;
@@ -30,7 +31,7 @@ const COMPARABLE = new Set<ColumnType>(['int', 'text', 'timestamp']);
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const list = (names: Iterable<string>) => [...names].join(', ') || '(none)';
+const list = (names: Iterable<string>): MessageValue => [...names].join(', ') || msg('data.none');
 
 /** `columns=a,b` → checked names; empty or `*` → every column the caller may read. */
 export function parseColumns(raw: string | undefined, visible: readonly string[]): string[] {
@@ -40,13 +41,13 @@ export function parseColumns(raw: string | undefined, visible: readonly string[]
     .filter(Boolean);
   if (asked.length === 0 || (asked.length === 1 && asked[0] === '*')) return [...visible];
   if (asked.length > MAX_COLUMNS) {
-    throw badRequest(`Ask for at most ${MAX_COLUMNS} columns.`, 'TOO_MANY_COLUMNS');
+    throw badRequest(msg('data.too_many_columns', { max: MAX_COLUMNS }), 'TOO_MANY_COLUMNS');
   }
   const allowed = new Set(visible);
   for (const name of asked) {
     if (!allowed.has(name)) {
       throw badRequest(
-        `Unknown column '${name}' in columns. Columns you can read: ${list(visible)}.`,
+        msg('data.unknown_column_read', { column: name, columns: list(visible) }),
         'UNKNOWN_COLUMN',
       );
     }
@@ -64,7 +65,7 @@ export function parseOrderBy(
   const sortable = visible.filter((c) => columnSpec(policy, c).type !== 'text[]');
   if (!sortable.includes(raw)) {
     throw badRequest(
-      `Unknown column '${raw}' in orderBy. Columns you can sort by: ${list(sortable)}.`,
+      msg('data.unknown_column_sort', { column: raw, columns: list(sortable) }),
       'UNKNOWN_COLUMN',
     );
   }
@@ -80,7 +81,7 @@ function operatorCondition(
 ): Condition {
   const at = implicit ? `where.${column}` : `where.${column}.${op}`;
   if (spec.type === 'text[]') {
-    throw badRequest(`'${column}' is a list and cannot be filtered on.`, 'NOT_FILTERABLE');
+    throw badRequest(msg('data.not_filterable', { column }), 'NOT_FILTERABLE');
   }
   switch (op) {
     case 'eq':
@@ -92,7 +93,7 @@ function operatorCondition(
     case 'lte':
       if (!COMPARABLE.has(spec.type)) {
         throw badRequest(
-          `'${op}' compares numbers, dates and text; '${column}' is ${TYPE_NAMES[spec.type]}. Use eq or neq.`,
+          msg('data.compare_types', { op, column, type: TYPE_NAMES[spec.type] }),
           'INVALID_OPERATOR',
         );
       }
@@ -100,7 +101,7 @@ function operatorCondition(
     case 'in': {
       if (!Array.isArray(value) || value.length === 0 || value.length > WHERE_MAX_IN_VALUES) {
         throw badRequest(
-          `'in' for '${column}' needs a list of 1 to ${WHERE_MAX_IN_VALUES} values.`,
+          msg('data.in_size', { column, max: WHERE_MAX_IN_VALUES }),
           'INVALID_VALUE',
         );
       }
@@ -108,23 +109,17 @@ function operatorCondition(
     }
     case 'like': {
       if (spec.type !== 'text' || spec.values) {
-        throw badRequest(
-          `'like' only applies to free text; '${column}' is not.`,
-          'INVALID_OPERATOR',
-        );
+        throw badRequest(msg('data.like_text_only', { column }), 'INVALID_OPERATOR');
       }
       if (typeof value !== 'string' || value.length === 0 || value.length > WHERE_MAX_LIKE_LENGTH) {
         throw badRequest(
-          `'like' for '${column}' needs a pattern of 1 to ${WHERE_MAX_LIKE_LENGTH} characters (% and _ are wildcards).`,
+          msg('data.like_length', { column, max: WHERE_MAX_LIKE_LENGTH }),
           'INVALID_VALUE',
         );
       }
       // A pattern ending in a lone backslash is an SQL error; say so instead.
       if (/(?:^|[^\\])(?:\\\\)*\\$/.test(value)) {
-        throw badRequest(
-          `The 'like' pattern for '${column}' ends with a lone backslash; write \\\\ for a backslash.`,
-          'INVALID_VALUE',
-        );
+        throw badRequest(msg('data.like_backslash', { column }), 'INVALID_VALUE');
       }
       return { column, op, value: typedValue(column, spec, value, at) };
     }
@@ -147,21 +142,15 @@ export function parseWhere(
     try {
       where = JSON.parse(raw);
     } catch {
-      throw badRequest(
-        'where is not valid JSON. Send an object such as {"status":"completed"}.',
-        'INVALID_WHERE',
-      );
+      throw badRequest(msg('data.where_not_json'), 'INVALID_WHERE');
     }
   }
   if (!isPlainObject(where)) {
-    throw badRequest(
-      'where must be a JSON object such as {"status":"completed"}, not a list or a single value.',
-      'INVALID_WHERE',
-    );
+    throw badRequest(msg('data.where_not_object'), 'INVALID_WHERE');
   }
   const entries = Object.entries(where);
   if (entries.length > MAX_WHERE_COLUMNS) {
-    throw badRequest(`where names at most ${MAX_WHERE_COLUMNS} columns.`, 'INVALID_WHERE');
+    throw badRequest(msg('data.where_too_many', { max: MAX_WHERE_COLUMNS }), 'INVALID_WHERE');
   }
   const filterable = visible.filter((c) => columnSpec(policy, c).type !== 'text[]');
   const allowed = new Set(filterable);
@@ -169,16 +158,13 @@ export function parseWhere(
   for (const [column, value] of entries) {
     if (!allowed.has(column)) {
       throw badRequest(
-        `Unknown column '${column}' in where. Columns you can filter on: ${list(filterable)}.`,
+        msg('data.unknown_column_where', { column, columns: list(filterable) }),
         'UNKNOWN_COLUMN',
       );
     }
     const spec = columnSpec(policy, column);
     if (Array.isArray(value)) {
-      throw badRequest(
-        `where.${column} is a list; to match any of several values write {"${column}":{"in":[...]}}.`,
-        'INVALID_WHERE',
-      );
+      throw badRequest(msg('data.where_list', { column }), 'INVALID_WHERE');
     }
     if (!isPlainObject(value)) {
       conditions.push(operatorCondition(column, spec, 'eq', value, true));
@@ -187,14 +173,14 @@ export function parseWhere(
     const ops = Object.entries(value);
     if (ops.length === 0) {
       throw badRequest(
-        `where.${column} has no operator. Use one of ${WHERE_OPERATORS.join(', ')}.`,
+        msg('data.where_no_operator', { column, operators: WHERE_OPERATORS.join(', ') }),
         'INVALID_WHERE',
       );
     }
     for (const [op, operand] of ops) {
       if (!operators.has(op)) {
         throw badRequest(
-          `Unknown operator '${op}' for '${column}' in where. Operators: ${WHERE_OPERATORS.join(', ')}.`,
+          msg('data.unknown_operator', { op, column, operators: WHERE_OPERATORS.join(', ') }),
           'INVALID_OPERATOR',
         );
       }
@@ -216,18 +202,29 @@ export function checkWriteColumns(
 ): void {
   const keys = Object.keys(data);
   if (keys.length === 0) {
-    throw badRequest(`Nothing to write: send at least one of ${list(settable)}.`, 'EMPTY_WRITE');
+    throw badRequest(msg('data.nothing_to_write', { columns: list(settable) }), 'EMPTY_WRITE');
   }
   for (const key of keys) {
     if (settable.includes(key)) continue;
     if (readable.includes(key)) {
       throw forbidden(
-        `You cannot set '${key}' on ${policy.label} through this API. Columns you can set: ${list(settable)}.${policy.writeHint ? ` ${policy.writeHint}` : ''}`,
+        policy.writeHint
+          ? msg('data.column_not_writable_hint', {
+              column: key,
+              table: policy.label,
+              columns: list(settable),
+              hint: policy.writeHint,
+            })
+          : msg('data.column_not_writable', {
+              column: key,
+              table: policy.label,
+              columns: list(settable),
+            }),
         'COLUMN_NOT_WRITABLE',
       );
     }
     throw badRequest(
-      `Unknown column '${key}' in data. Columns you can set: ${list(settable)}.`,
+      msg('data.unknown_column_data', { column: key, columns: list(settable) }),
       'UNKNOWN_COLUMN',
     );
   }

@@ -12,10 +12,10 @@ import {
   type PostViews,
   type UserCreditSummary,
 } from '../../contracts/data-api.ts';
-import { BLOG_MESSAGES } from '../../../shared/blog.ts';
 import type { BlogService } from '../blog/service.ts';
 import { checkInput } from './input.ts';
 import * as repo from './repository.ts';
+import { type ApiText, msg } from '../../core/api-messages.ts';
 
 export interface RpcCaller {
   user: UserRow | null;
@@ -25,7 +25,7 @@ export interface RpcCaller {
 interface RpcFunction {
   args: TSchema;
   /** Shown when the arguments do not fit, instead of a schema's wording. */
-  usage?: string;
+  usage?: ApiText;
   call(caller: RpcCaller, args: never): Promise<UserCreditSummary | PostViews>;
 }
 
@@ -37,20 +37,17 @@ export function createRpcFunctions(deps: { db: Db; blog: BlogService }) {
     user_credit_summary: {
       args: UserCreditSummaryArgs,
       async call(caller: RpcCaller, args: UserCreditSummaryArgs): Promise<UserCreditSummary> {
-        if (!caller.user) throw unauthorized('Please sign in to see your credit summary.');
+        if (!caller.user) throw unauthorized(msg('data.rpc.sign_in_required'));
         const userId = args.user_id?.toLowerCase() ?? caller.user.id;
         if (userId !== caller.user.id && !caller.isAdmin) {
-          throw forbidden('You can only see your own credit summary.', 'NOT_YOUR_LEDGER');
+          throw forbidden(msg('data.rpc.not_your_summary'), 'NOT_YOUR_LEDGER');
         }
         const totals = await repo.creditTotals(db, userId);
         if (!totals && !args.user_id) {
           // The operator's own row behind an admin session is not a customer and holds no credits.
-          throw notFound(
-            "An administrator session has no credits of its own; pass user_id to see a customer's.",
-            'USER_NOT_FOUND',
-          );
+          throw notFound(msg('data.rpc.admin_has_no_credits'), 'USER_NOT_FOUND');
         }
-        if (!totals) throw notFound('That user does not exist.', 'USER_NOT_FOUND');
+        if (!totals) throw notFound(msg('credits.user_not_found'), 'USER_NOT_FOUND');
         return {
           user_id: userId,
           balance: totals.balance,
@@ -66,8 +63,7 @@ export function createRpcFunctions(deps: { db: Db; blog: BlogService }) {
     /** One more reading of a published post, through the blog's own view counter. */
     increment_post_views: {
       args: IncrementPostViewsArgs,
-      usage:
-        'increment_post_views takes {"slug": "..."} or {"post_id": "<uuid>"} of a published post.',
+      usage: msg('data.rpc.increment_post_views_usage'),
       async call(_caller: RpcCaller, args: IncrementPostViewsArgs): Promise<PostViews> {
         if ('slug' in args) return { view_count: await blog.recordView(args.slug) };
         // A draft's id answers exactly like a missing one: drafts stay unseen.
@@ -76,7 +72,7 @@ export function createRpcFunctions(deps: { db: Db; blog: BlogService }) {
           throw err;
         });
         if (!post || post.status !== 'published') {
-          throw notFound(BLOG_MESSAGES.notFound, 'POST_NOT_FOUND');
+          throw notFound(msg('blog.not_found'), 'POST_NOT_FOUND');
         }
         return { view_count: await blog.recordView(post.slug) };
       },
@@ -93,23 +89,24 @@ export function createRpcFunctions(deps: { db: Db; blog: BlogService }) {
       const fn = byName.get(name);
       if (!fn) {
         throw notFound(
-          `There is no function '${name.slice(0, 60)}' in the data API. Functions: ${[...byName.keys()].join(', ')}.`,
+          msg('data.rpc.unknown_function', {
+            name: name.slice(0, 60),
+            functions: [...byName.keys()].join(', '),
+          }),
           'UNKNOWN_FUNCTION',
         );
       }
       const input = args ?? {};
       if (fn.usage) {
         try {
-          checkInput(fn.args, input, `the arguments of ${name}`);
+          checkInput(fn.args, input, msg('data.input.arguments', { name }));
         } catch {
           throw new AppError(400, 'VALIDATION_ERROR', fn.usage);
         }
       } else {
-        checkInput(fn.args, input, `the arguments of ${name}`);
+        checkInput(fn.args, input, msg('data.input.arguments', { name }));
       }
       return fn.call(caller, input as never);
     },
   };
 }
-
-export type RpcFunctions = ReturnType<typeof createRpcFunctions>;

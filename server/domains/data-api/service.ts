@@ -39,6 +39,7 @@ import {
 } from './query.ts';
 import * as repo from './repository.ts';
 import { createRpcFunctions } from './rpc.ts';
+import { type ApiText, msg } from '../../core/api-messages.ts';
 
 /** Who is asking: the session's user (if any) and whether it is an administrator session. */
 export interface DataApiCaller {
@@ -46,11 +47,11 @@ export interface DataApiCaller {
   isAdmin: boolean;
 }
 
-const VERBS: Record<Operation, string> = {
-  select: 'read',
-  insert: 'add',
-  update: 'change',
-  delete: 'delete',
+const VERBS: Record<Operation, ApiText> = {
+  select: msg('data.verb.select'),
+  insert: msg('data.verb.insert'),
+  update: msg('data.verb.update'),
+  delete: msg('data.verb.delete'),
 };
 
 const asPolicyCaller = (caller: DataApiCaller): Caller => ({
@@ -63,7 +64,7 @@ function tablePolicy(table: string): TablePolicy {
   const policy = policyFor(table);
   if (!policy) {
     throw notFound(
-      `There is no table '${table.slice(0, 60)}' in the data API. Tables: ${exposedTables().join(', ')}.`,
+      msg('data.unknown_table', { table: table.slice(0, 60), tables: exposedTables().join(', ') }),
       'UNKNOWN_TABLE',
     );
   }
@@ -76,13 +77,16 @@ function allow<O extends Operation>(policy: TablePolicy, operation: O, caller: D
   if (access) return access;
   if (!caller.user && signedInRoleMayDo(policy, operation)) {
     throw unauthorized(
-      `Please sign in to ${VERBS[operation]} ${policy.label}.`,
+      msg('data.sign_in_to', { verb: VERBS[operation], table: policy.label }),
       'SIGN_IN_REQUIRED',
     );
   }
-  const hint = operation === 'select' || !policy.writeHint ? '' : ` ${policy.writeHint}`;
+  const hint = operation === 'select' ? undefined : policy.writeHint;
+  const verb = VERBS[operation];
   throw forbidden(
-    `You cannot ${VERBS[operation]} ${policy.label} through this API.${hint}`,
+    hint
+      ? msg('data.not_allowed_hint', { verb, table: policy.label, hint })
+      : msg('data.not_allowed', { verb, table: policy.label }),
     'NOT_ALLOWED',
   );
 }
@@ -100,10 +104,7 @@ function requiredWhere(
 ) {
   const conditions = parseWhere(raw, policy, columns);
   if (conditions.length === 0) {
-    throw badRequest(
-      `${method} needs a non-empty where naming the rows, such as {"id":"<uuid>"}; it never changes every row at once.`,
-      'WHERE_REQUIRED',
-    );
+    throw badRequest(msg('data.where_required', { method }), 'WHERE_REQUIRED');
   }
   return conditions;
 }
@@ -137,17 +138,14 @@ function postInputFrom(current: Awaited<ReturnType<BlogService['adminGet']>>): P
  * or at a shallow offset; a deep one is refused with the way forward.
  */
 function pageStart(policy: TablePolicy, query: DataSelectQuery, keyed: boolean) {
-  const byTime = `Cursor pages follow ${policy.defaultOrder} order: leave orderBy out (or set it to ${policy.defaultOrder}).`;
+  const byTime = msg('data.cursor_order', { order: policy.defaultOrder });
   if (query.cursor === undefined) {
-    assertShallowOffset(query.offset, keyed ? '' : byTime);
+    assertShallowOffset(query.offset, keyed ? undefined : byTime);
     return undefined;
   }
   if (!keyed) throw badRequest(byTime, 'CURSOR_ORDER');
   if (query.offset > 0) {
-    throw badRequest(
-      'Send either cursor or offset, not both: cursor already says where the page starts.',
-      'CURSOR_WITH_OFFSET',
-    );
+    throw badRequest(msg('data.cursor_with_offset'), 'CURSOR_WITH_OFFSET');
   }
   return decodeCursor(query.cursor);
 }
@@ -167,7 +165,7 @@ export function createDataApiService(deps: { db: Db; blog: BlogService }) {
     const ids = await repo.matchingIds(db, scope, DATA_API_MAX_WRITE_ROWS + 1);
     if (ids.length > DATA_API_MAX_WRITE_ROWS) {
       throw badRequest(
-        `That where matches more than ${DATA_API_MAX_WRITE_ROWS} ${scope.policy.label}; narrow it and try again. Nothing was changed.`,
+        msg('data.too_many_rows', { max: DATA_API_MAX_WRITE_ROWS, table: scope.policy.label }),
         'TOO_MANY_ROWS',
       );
     }
@@ -218,7 +216,7 @@ export function createDataApiService(deps: { db: Db; blog: BlogService }) {
       const access = allow(policy, 'insert', caller);
       const columns = readable(policy, caller);
       checkWriteColumns(row, access.columns, columns, policy);
-      if (policy.input?.insert) checkInput(policy.input.insert, row, 'the new row');
+      if (policy.input?.insert) checkInput(policy.input.insert, row, msg('data.input.new_row'));
       if (policy.writer !== 'blog' || !caller.user) {
         // No policy grants a generic insert; reaching here means a policy was changed alone.
         throw new Error(`no insert writer for ${table}`);
@@ -237,7 +235,7 @@ export function createDataApiService(deps: { db: Db; blog: BlogService }) {
       const access = allow(policy, 'update', caller);
       const columns = readable(policy, caller);
       checkWriteColumns(body.data, access.columns, columns, policy);
-      if (policy.input?.update) checkInput(policy.input.update, body.data, 'data');
+      if (policy.input?.update) checkInput(policy.input.update, body.data, msg('data.input.data'));
       const conditions = requiredWhere(body.where, policy, columns, 'PUT');
       const scope = scopeOf(table, policy, access.rows, caller, conditions);
       if (policy.writer === 'sql') return repo.updateRows(db, scope, body.data, columns);

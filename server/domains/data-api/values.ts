@@ -6,6 +6,7 @@
  */
 import { badRequest } from '../../core/errors.ts';
 import type { ColumnSpec, ColumnType } from './policies.ts';
+import { type ApiText, msg } from '../../core/api-messages.ts';
 
 /** Equality values longer than this match nothing useful and only cost work. */
 const MAX_TEXT_VALUE = 2000;
@@ -40,13 +41,13 @@ function parseTimestamp(value: string): string | null {
 }
 
 /** How a column type is named in messages. */
-export const TYPE_NAMES: Record<ColumnType, string> = {
-  uuid: 'a UUID',
-  int: 'a whole number',
-  text: 'text',
-  timestamp: 'an ISO 8601 date or time such as "2025-01-31T12:00:00Z"',
-  boolean: 'true or false',
-  'text[]': 'a list of text',
+export const TYPE_NAMES: Record<ColumnType, ApiText> = {
+  uuid: msg('data.type.uuid'),
+  int: msg('data.type.int'),
+  text: msg('data.type.text'),
+  timestamp: msg('data.type.timestamp'),
+  boolean: msg('data.type.boolean'),
+  'text[]': msg('data.type.text_list'),
 };
 
 const show = (v: unknown): string => {
@@ -58,7 +59,12 @@ export /** One value checked against its column's type; returns what is bound as
 function typedValue(column: string, spec: ColumnSpec, value: unknown, where: string): unknown {
   const wrong = () =>
     badRequest(
-      `Invalid value ${show(value)} for '${column}' in ${where}: expected ${TYPE_NAMES[spec.type]}.`,
+      msg('data.value.expected', {
+        value: show(value),
+        column,
+        where,
+        type: TYPE_NAMES[spec.type],
+      }),
       'INVALID_VALUE',
     );
   switch (spec.type) {
@@ -69,7 +75,7 @@ function typedValue(column: string, spec: ColumnSpec, value: unknown, where: str
       if (typeof value !== 'number' || !Number.isInteger(value)) throw wrong();
       if (value < INT_MIN || value > INT_MAX) {
         throw badRequest(
-          `The value ${value} for '${column}' in ${where} is out of range (${INT_MIN} to ${INT_MAX}).`,
+          msg('data.value.out_of_range', { value, column, where, min: INT_MIN, max: INT_MAX }),
           'INVALID_VALUE',
         );
       }
@@ -86,23 +92,28 @@ function typedValue(column: string, spec: ColumnSpec, value: unknown, where: str
       if (typeof value !== 'string') throw wrong();
       if (value.length > MAX_TEXT_VALUE) {
         throw badRequest(
-          `The value for '${column}' in ${where} is longer than ${MAX_TEXT_VALUE} characters.`,
+          msg('data.value.too_long', { column, where, max: MAX_TEXT_VALUE }),
           'INVALID_VALUE',
         );
       }
       // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
       if (value.includes('\u0000')) {
-        throw badRequest(`The value for '${column}' in ${where} contains a NUL character.`);
+        throw badRequest(msg('data.value.nul', { column, where }));
       }
       if (spec.values && !spec.values.includes(value)) {
         throw badRequest(
-          `Invalid value ${show(value)} for '${column}' in ${where}: use one of ${spec.values.join(', ')}.`,
+          msg('data.value.one_of', {
+            value: show(value),
+            column,
+            where,
+            allowed: spec.values.join(', '),
+          }),
           'INVALID_VALUE',
         );
       }
       return value;
     }
     case 'text[]':
-      throw badRequest(`'${column}' is a list and cannot be filtered on.`, 'NOT_FILTERABLE');
+      throw badRequest(msg('data.not_filterable', { column }), 'NOT_FILTERABLE');
   }
 }

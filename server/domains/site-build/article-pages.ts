@@ -55,7 +55,7 @@ export interface ArticleIndex {
 export type ArticleRenderer = (snapshotFile: string, outDir: string) => Promise<void>;
 
 /** The release file of a post's page: `blog/{slug}.html`, `zh/blog/{slug}.html`. */
-export const articlePageFile = (slug: string, locale: Locale) =>
+const articlePageFile = (slug: string, locale: Locale) =>
   `${blogPath(locale).slice(1)}/${slug}.html`;
 
 export async function readArticleIndex(dir: string): Promise<ArticleIndex | null> {

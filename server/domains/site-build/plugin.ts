@@ -50,6 +50,7 @@ declare module 'fastify' {
 }
 
 /** The composition root creates the live release's index: security headers read it too. */
+export type { Publisher } from './publisher.ts';
 export { emptyLiveRelease } from './static-site.ts';
 
 /** What the build and the /blog/{slug} fallback read from the blog. */

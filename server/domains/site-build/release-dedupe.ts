@@ -63,7 +63,7 @@ async function linkIfEqual(file: string, live: string): Promise<number | null> {
  * Hard-links every file of the release in `dir` (paths relative, with forward slashes, as in its
  * manifest) whose bytes equal the same path's file in the release folder `liveDir`.
  */
-export async function shareUnchangedFiles(
+async function shareUnchangedFiles(
   dir: string,
   files: readonly string[],
   liveDir: string,
@@ -121,7 +121,7 @@ export async function shareWithLiveRelease(
 }
 
 /** The log line's message: `shared 41 of 45 files with the previous release (3.2 MB)`. */
-export function describeShared(result: SharedFiles): string {
+function describeShared(result: SharedFiles): string {
   const mb = (result.sharedBytes / (1024 * 1024)).toFixed(1);
   return `shared ${result.shared} of ${result.files} files with the previous release (${mb} MB)`;
 }

@@ -48,7 +48,7 @@ export type Turn = <T>(fn: () => Promise<T>) => Promise<T>;
 export const releaseKey = (id: string, file: string) => `${MEDIA_KEYS.releases}${id}/${file}`;
 
 /** The content type a release file is served with: the one @fastify/static answers locally. */
-export function releaseContentType(file: string): string {
+function releaseContentType(file: string): string {
   const type = mime.getType(file) ?? 'application/octet-stream';
   return isUtf8MimeType(type) ? `${type}; charset=UTF-8` : type;
 }
@@ -246,8 +246,6 @@ export function createReleasePublisher(opts: ReleasePublisherOptions) {
     hookFailures: () => hookFailures,
   };
 }
-
-export type ReleasePublisher = ReturnType<typeof createReleasePublisher>;
 
 /** The end of a command's output, for a log line. */
 function tail(text: string | undefined): string | undefined {

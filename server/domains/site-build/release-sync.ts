@@ -58,7 +58,7 @@ function safeRelative(file: unknown): file is string {
 }
 
 /** A release's manifest as the bucket holds it. */
-export async function readRemoteManifest(store: MediaStore, id: string): Promise<ReleaseManifest> {
+async function readRemoteManifest(store: MediaStore, id: string): Promise<ReleaseManifest> {
   const object = await store.get(releaseKey(id, MANIFEST));
   if (!object) {
     throw new Error(

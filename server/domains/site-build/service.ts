@@ -69,7 +69,7 @@ interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-export { computeSourceHash, PROJECT_ROOT, SOURCE_PATHS } from './source-hash.ts';
+export { PROJECT_ROOT, SOURCE_PATHS } from './source-hash.ts';
 
 /** How one `astro build` runs: another config file, more environment. */
 interface AstroRun {
@@ -382,3 +382,15 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
 }
 
 export type SiteBuilder = ReturnType<typeof createSiteBuilder>;
+
+// What other domains use of the site builder (the publisher's type comes with plugin.ts).
+export type { PageDigest } from './article-pages.ts';
+
+/** The live release and when it was built (the admin's site status); nulls before the first build. */
+export async function liveRelease(
+  dataDir: string,
+): Promise<{ id: string | null; builtAt: string | null }> {
+  const id = await currentReleaseId(dataDir);
+  const manifest = id ? await readManifest(path.join(siteDirs(dataDir).releases, id)) : null;
+  return { id, builtAt: manifest?.builtAt ?? null };
+}

@@ -20,7 +20,7 @@ export const MEDIA_PREFIX = '/media/';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Runs ffmpeg with an argument list (never a shell) and rejects with its stderr tail. */
-export function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
+function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpeg.path, ['-hide_banner', '-loglevel', 'error', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -36,7 +36,7 @@ export function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
 }
 
 /** The store key of an image-mode upload (`video_tasks.input_image` holds `{taskId}.png`). */
-export const uploadKey = (inputImage: string) => `${MEDIA_KEYS.uploads}${inputImage}`;
+const uploadKey = (inputImage: string) => `${MEDIA_KEYS.uploads}${inputImage}`;
 
 export function createVideoMedia(store: MediaStore, dataDir: string) {
   const tmpDir = path.join(dataDir, 'tmp');

@@ -1,38 +1,58 @@
 /**
- * What users read about a task (status_message while it runs, error_message when it failed).
- * Provider text never appears here: it goes to logs and the admin view (issue 17, item 5).
+ * What users read about a task (status_message while it runs, error_message when it failed), as
+ * catalogue keys (messages/api): stored on the task as key and parameters (status_text,
+ * error_text) and shown in the reader's language. Provider text never appears here: it goes to
+ * logs and the admin view (issue 17, item 5).
  */
-import { VIDEO_COST, VIDEO_SECONDS } from '../../../shared/video.ts';
-
-const refunded = `Your ${VIDEO_COST} credits have been refunded.`;
+import { VIDEO_SECONDS } from '../../../shared/video.ts';
+import { ApiText, msg, type MessageKey } from '../../core/api-messages.ts';
+import type { StoredText } from '../../db/schema.ts';
 
 export const TASK_MESSAGES = {
-  queued: 'Waiting in the queue',
-  queuedAt: (position: number) => `Waiting in the queue (position ${position})`,
-  busy: 'The video service is busy. Your video starts as soon as it has room; no need to resubmit.',
+  queued: msg('task.queued'),
+  queuedAt: (position: number) => msg('task.queued_at', { position }),
+  busy: msg('task.busy'),
+  busyQueuedAt: (position: number) => msg('task.busy_queued_at', { position }),
   providerQueue: (position: number | undefined) =>
     position === undefined
-      ? 'Waiting for the video service to start'
-      : `Waiting for the video service to start (position ${position + 1})`,
-  generating: 'Generating video',
-  retrying: 'The video service had a hiccup. Retrying shortly.',
-  saving: 'Saving video',
-  resuming: 'Resuming shortly',
+      ? msg('task.provider_queue')
+      : msg('task.provider_queue_at', { position: position + 1 }),
+  generating: msg('task.generating'),
+  retrying: msg('task.retrying'),
+  saving: msg('task.saving'),
+  resuming: msg('task.resuming'),
+  ready: msg('task.ready'),
+  failed: msg('task.failed'),
 } as const;
 
-/** error_message of a failed task, by why it failed. Each says what happened and what to do. */
-export const FAILURE_MESSAGES = {
-  content_policy: `The video service's safety filter blocked this prompt or image. Change it and try again. ${refunded}`,
-  provider: `The video service could not make this video. Please try again. ${refunded}`,
-  unavailable: `The video service could not take your video right now. Please try again later. ${refunded}`,
-  result: `The video service returned a video that failed our checks (it must play, last about ${VIDEO_SECONDS} seconds and have sound). Please try again. ${refunded}`,
-  deadline: `Video generation did not finish in time and was stopped. ${refunded}`,
+/** error_message of a failed task, by why it failed; `credits` is what the refund returned. */
+const FAILURE_MESSAGES = {
+  content_policy: (credits: number) => msg('task.failure.content_policy', { credits }),
+  provider: (credits: number) => msg('task.failure.provider', { credits }),
+  unavailable: (credits: number) => msg('task.failure.unavailable', { credits }),
+  result: (credits: number) => msg('task.failure.result', { seconds: VIDEO_SECONDS, credits }),
+  deadline: (credits: number) => msg('task.failure.deadline', { credits }),
 } as const;
 
 export type FailureKind = keyof typeof FAILURE_MESSAGES | 'in_doubt' | 'rejected' | 'gone';
 
-/** The message for a failure kind (kinds without their own text read as a provider failure). */
-export const failureMessage = (kind: FailureKind): string =>
-  kind in FAILURE_MESSAGES
-    ? FAILURE_MESSAGES[kind as keyof typeof FAILURE_MESSAGES]
-    : FAILURE_MESSAGES.provider;
+/**
+ * The message for a failure kind, given the credits refunded (kinds without their own text read
+ * as a provider failure). Each says what happened and what to do.
+ */
+export const failureMessage =
+  (kind: FailureKind) =>
+  (credits: number): ApiText =>
+    (kind in FAILURE_MESSAGES
+      ? FAILURE_MESSAGES[kind as keyof typeof FAILURE_MESSAGES]
+      : FAILURE_MESSAGES.provider)(credits);
+
+/** A message as a task row stores it (its English goes to the text column beside). */
+export const storedText = (text: ApiText): StoredText => ({
+  key: text.key,
+  params: text.params as Record<string, string | number>,
+});
+
+/** A stored message back as one to render; a row from before keys (null) shows its text. */
+export const fromStored = (stored: StoredText | null, english: string | null) =>
+  stored ? new ApiText(stored.key as MessageKey, stored.params) : english;

@@ -11,7 +11,7 @@ import { isProviderError } from './providers/errors.ts';
 import type { VideoProvider } from './providers/types.ts';
 import * as repo from './repository.ts';
 import { BadVideoError } from './result-check.ts';
-import type { StepContext } from './worker.ts';
+import type { StepContext } from './worker-context.ts';
 
 /** Progress shown: 3 % once accepted, up to 90 % while generating, then saving. */
 const ACCEPTED = 3;

@@ -10,7 +10,7 @@ import type { MediaStore } from '../../core/media-store/types.ts';
 import { queueLagSeconds } from './repository.ts';
 
 /** A due task waiting longer than this shows the queue check as failing (still not fatal). */
-export const QUEUE_LAG_WARN_SECONDS = 300;
+const QUEUE_LAG_WARN_SECONDS = 300;
 
 export async function videoReadiness(db: DbOrTx, media: MediaStore): Promise<ReadinessCheck[]> {
   // The store's kind only: the answer is public, so no path or bucket name goes in it.

@@ -3,6 +3,14 @@ import { and, desc, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle
 import { cursorTimestampSql, keysetBefore, type CursorKey } from '../../core/cursor.ts';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
 import { videoTasks, type RouteAttempt, type VideoTaskRow } from '../../db/schema.ts';
+import type { ApiText } from '../../core/api-messages.ts';
+import { storedText, TASK_MESSAGES } from './messages.ts';
+
+/** A task's status message as its columns: the English text and the key with parameters. */
+const statusColumns = (text: ApiText) => ({
+  statusMessage: text.render('en'),
+  statusText: storedText(text),
+});
 
 export type NewVideoTask = typeof videoTasks.$inferInsert;
 
@@ -147,11 +155,16 @@ export async function updateProgress(
   db: DbOrTx,
   id: string,
   owner: string,
-  changes: { progress?: number; statusMessage?: string; providerJobId?: string },
+  changes: { progress?: number; statusMessage?: ApiText; providerJobId?: string },
 ): Promise<boolean> {
+  const { statusMessage, ...rest } = changes;
   const rows = await db
     .update(videoTasks)
-    .set({ ...changes, updatedAt: sql`now()` })
+    .set({
+      ...rest,
+      ...(statusMessage ? statusColumns(statusMessage) : {}),
+      updatedAt: sql`now()`,
+    })
     .where(heldBy(id, owner))
     .returning({ id: videoTasks.id });
   return rows.length > 0;
@@ -168,7 +181,7 @@ export async function completeTask(
     .set({
       status: 'completed',
       progress: 100,
-      statusMessage: 'Video ready',
+      ...statusColumns(TASK_MESSAGES.ready),
       resultUrl: result.resultUrl,
       posterUrl: result.posterUrl,
       completedAt: sql`now()`,
@@ -187,13 +200,13 @@ export async function releaseTask(
   db: DbOrTx,
   id: string,
   owner: string,
-  next: { status: 'pending' | 'processing'; message: string; waitMs: number; progress?: number },
+  next: { status: 'pending' | 'processing'; message: ApiText; waitMs: number; progress?: number },
 ): Promise<void> {
   await db
     .update(videoTasks)
     .set({
       status: next.status,
-      statusMessage: next.message,
+      ...statusColumns(next.message),
       ...(next.progress === undefined
         ? {}
         : { progress: Math.max(0, Math.min(99, Math.round(next.progress))) }),
@@ -296,27 +309,41 @@ export async function queuePosition(db: DbOrTx, task: VideoTaskRow): Promise<num
 }
 
 /**
- * Marks an unfinished task failed; returns its owner and model when this call did it (so the
- * caller refunds exactly once), null when it was already finished.
+ * Marks an unfinished task failed; returns its owner and the credits it was charged when this
+ * call did it (so the caller refunds exactly that, once), null when it was already finished.
+ * `reason` is the failure message given the credits refunded (a plain string: an operator's
+ * note, stored as it is).
  */
 export async function failTask(
   db: DbOrTx,
   id: string,
-  reason: string,
+  reason: ((credits: number) => ApiText) | string,
   facts: { failureKind?: string; providerError?: string } = {},
-): Promise<{ userId: string } | null> {
+): Promise<{ userId: string; creditsCharged: number } | null> {
+  const unfinished = and(
+    eq(videoTasks.id, id),
+    inArray(videoTasks.status, ['pending', 'processing']),
+  );
+  // credits_charged never changes after the insert: read it to say what the refund returns.
+  const [task] = await db
+    .select({ creditsCharged: videoTasks.creditsCharged })
+    .from(videoTasks)
+    .where(unfinished);
+  if (!task) return null;
+  const text = typeof reason === 'string' ? null : reason(task.creditsCharged);
   const [row] = await db
     .update(videoTasks)
     .set({
       status: 'failed',
-      errorMessage: reason,
-      statusMessage: 'Failed',
+      errorMessage: text ? text.render('en') : (reason as string),
+      errorText: text ? storedText(text) : null,
+      ...statusColumns(TASK_MESSAGES.failed),
       ...(facts.failureKind ? { failureKind: facts.failureKind } : {}),
       ...(facts.providerError ? { providerError: facts.providerError.slice(0, 2000) } : {}),
       ...unleased(),
     })
-    .where(and(eq(videoTasks.id, id), inArray(videoTasks.status, ['pending', 'processing'])))
-    .returning({ userId: videoTasks.userId });
+    .where(unfinished)
+    .returning({ userId: videoTasks.userId, creditsCharged: videoTasks.creditsCharged });
   return row ?? null;
 }
 

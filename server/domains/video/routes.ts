@@ -12,8 +12,10 @@ import {
   HistoryResponse,
   TaskStatusResponse,
 } from '../../contracts/video.ts';
-import { HISTORY_MESSAGES, IMAGE_MODEL, VIDEO_COST } from '../../../shared/video.ts';
+import { MEGABYTE } from '../../../shared/images.ts';
+import { IMAGE_MODEL, MAX_IMAGE_BYTES, VIDEO_COST } from '../../../shared/video.ts';
 import type { VideoService } from './service.ts';
+import { answerText, msg } from '../../core/api-messages.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const TaskParams = Type.Object({ taskId: Type.String({ format: 'uuid' }) });
@@ -27,7 +29,7 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
     '/api/video/generate',
     {
       // Checked before the upload is read: a signed-out visitor's image is never parsed.
-      config: { access: 'user', signInMessage: 'Please login before generating a video' },
+      config: { access: 'user', signInMessage: msg('video.sign_in_required') },
       schema: {
         tags,
         summary: `Start a video: multipart prompt, model and (image mode) image; costs ${VIDEO_COST} credits`,
@@ -44,10 +46,7 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
     },
     async (request) => {
       if (!request.isMultipart()) {
-        throw badRequest(
-          'Send the form as multipart/form-data with the fields prompt, model and image.',
-          'MULTIPART_REQUIRED',
-        );
+        throw badRequest(msg('video.multipart_required'), 'MULTIPART_REQUIRED');
       }
       const fields: Record<string, string> = {};
       let image: Buffer | undefined;
@@ -56,7 +55,7 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
           if (part.type === 'file') {
             if (part.fieldname !== 'image')
               throw badRequest(
-                `Unexpected file field '${part.fieldname}'; send the picture as 'image'.`,
+                msg('video.unexpected_file', { name: part.fieldname }),
                 'UNEXPECTED_FILE',
               );
             // Before the upload is read: a user who cannot pay sends it for nothing. The
@@ -74,7 +73,7 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
           throw new AppError(
             413,
             'IMAGE_TOO_LARGE',
-            'The image is larger than 10MB. Please choose a smaller image.',
+            msg('images.too_large', { megabytes: MAX_IMAGE_BYTES / MEGABYTE }),
           );
         }
         if (
@@ -82,22 +81,19 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
           code === 'FST_FILES_LIMIT' ||
           code === 'FST_FIELDS_LIMIT'
         ) {
-          throw badRequest(
-            'Too many form fields or files: send prompt, model and one image.',
-            'TOO_MANY_PARTS',
-          );
+          throw badRequest(msg('video.too_many_parts'), 'TOO_MANY_PARTS');
         }
         if (error instanceof AppError) throw error;
         const known = knownClientError(error);
         if (known) throw known;
-        throw badRequest('The upload could not be read. Please try again.', 'MULTIPART_INVALID');
+        throw badRequest(msg('upload.unreadable'), 'MULTIPART_INVALID');
       }
       const result = await video.submit(currentUser(request), {
         prompt: fields.prompt,
         model: fields.model,
         image,
       });
-      return { success: true as const, data: result, message: 'Video generation started' };
+      return { success: true as const, data: result, message: answerText('video.started') };
     },
   );
 
@@ -121,7 +117,7 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
   app.get(
     '/api/video/history',
     {
-      config: { access: 'user', signInMessage: HISTORY_MESSAGES.signInRequired },
+      config: { access: 'user', signInMessage: msg('video.history_sign_in_required') },
       schema: {
         tags,
         summary: 'Your completed videos, newest first',
@@ -133,16 +129,13 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
       const { page, limit, cursor } = request.query;
       const userId = currentUser(request).id;
       if (cursor !== undefined && page > 1) {
-        throw badRequest(
-          'Send either cursor or page, not both: cursor already says where the page starts.',
-          'CURSOR_WITH_PAGE',
-        );
+        throw badRequest(msg('video.cursor_with_page'), 'CURSOR_WITH_PAGE');
       }
       const data =
         cursor === undefined
           ? await video.history(userId, page, limit)
           : await video.historyAfter(userId, cursor, limit);
-      return { success: true as const, data, message: 'OK' };
+      return { success: true as const, data, message: answerText('common.ok') };
     },
   );
 }

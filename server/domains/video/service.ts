@@ -1,6 +1,7 @@
 /**
- * Video generation: submit (17 credits and the task in one transaction), status, history, and
- * the refund of failed tasks, exactly once (ledger source `refund:{taskId}`).
+ * Video generation: submit (VIDEO_COST credits and the task, which records what it was charged,
+ * in one transaction), status, history, and the refund of failed tasks, exactly once and exactly
+ * the charge (ledger source `refund:{taskId}`).
  */
 import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTx } from '../../core/db.ts';
@@ -14,10 +15,9 @@ import {
 } from '../../core/cursor.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
 import { checkImage, reencodeImage } from '../../core/images.ts';
-import type { UserRow, VideoTaskRow } from '../../db/schema.ts';
+import type { StoredText, UserRow, VideoTaskRow } from '../../db/schema.ts';
 import type { HistoryItem, TaskStatusData } from '../../contracts/video.ts';
 import {
-  GENERATE_MESSAGES,
   IMAGE_MODEL,
   MAX_IMAGE_BYTES,
   MAX_PROMPT_LENGTH,
@@ -32,10 +32,15 @@ import {
   lockUserCredits,
 } from '../credits/service.ts';
 import type { VideoMedia } from './media.ts';
-import { TASK_MESSAGES } from './messages.ts';
+import { fromStored, storedText, TASK_MESSAGES } from './messages.ts';
 import * as healthRepo from './health-repository.ts';
 import * as repo from './repository.ts';
 import type { RouteEntry } from '../../config-video.ts';
+import { PROVIDER_NAMES } from './providers/index.ts';
+import { type ApiText, msg } from '../../core/api-messages.ts';
+
+/** The local renderer, for other domains (site-build renders the sample clips with it). */
+export * as localRenderer from './providers/local/public.ts';
 
 /**
  * Validates an upload by magic bytes and size and re-encodes it as PNG (first frame, EXIF dropped,
@@ -51,25 +56,36 @@ export async function reencodeUpload(bytes: Buffer): Promise<Buffer> {
  * costly (reading or decoding the upload). The charge itself is checked again, under a lock, in
  * the submit transaction: this only spares the work.
  */
-export function assertCanAfford(user: UserRow, model: string): void {
-  if (user.credits >= VIDEO_COST) return;
+export function assertCanAfford(user: UserRow, model: string, cost = VIDEO_COST): void {
+  if (user.credits >= cost) return;
   const name = MODEL_NAMES[model] ?? model;
   throw new AppError(
     402,
     'INSUFFICIENT_CREDITS',
-    GENERATE_MESSAGES.notEnoughCredits(name, VIDEO_COST, user.credits),
+    msg('video.not_enough_credits', { model: name, cost, balance: user.credits }),
   );
 }
+
+/** The English of a failure reason, for the refund's ledger description. */
+const failedText = (reason: ((credits: number) => ApiText) | string, credits: number) =>
+  typeof reason === 'string' ? reason : reason(credits).render('en');
+
+/**
+ * A message field of a task answer: the stored key rendered by the language hook before the
+ * schema (which says text) serializes it.
+ */
+const taskText = (stored: StoredText | null, english: string | null) =>
+  fromStored(stored, english) as string | null;
 
 export function toTaskStatus(row: VideoTaskRow): TaskStatusData {
   return {
     id: row.id,
     status: row.status,
-    status_message: row.statusMessage,
+    status_message: taskText(row.statusText, row.statusMessage),
     progress: row.progress,
     result_url: row.resultUrl,
     poster_url: row.posterUrl,
-    error_message: row.errorMessage,
+    error_message: taskText(row.errorText, row.errorMessage),
     model: row.model,
     prompt: row.prompt,
     created_at: row.createdAt.toISOString(),
@@ -92,24 +108,27 @@ function toHistoryItem(row: VideoTaskRow): HistoryItem {
 
 /**
  * Fails an unfinished task and refunds its credits in one transaction. Safe to call any number
- * of times from any process: only the call that moves the task to failed refunds.
+ * of times from any process: only the call that moves the task to failed refunds. The refund is
+ * the task's credits_charged, never the current VIDEO_COST, so a price change between the charge
+ * and the failure returns exactly what was taken. Returns the refunded amount, or false when
+ * another call already failed the task.
  */
 export async function failAndRefund(
   tx: DbOrTx,
   taskId: string,
-  reason: string,
+  reason: ((credits: number) => ApiText) | string,
   facts: { failureKind?: string; providerError?: string } = {},
-): Promise<boolean> {
+): Promise<{ refunded: number } | false> {
   const failed = await repo.failTask(tx, taskId, reason, facts);
   if (!failed) return false;
   await applyCreditChange(tx, {
     userId: failed.userId,
-    amount: VIDEO_COST,
+    amount: failed.creditsCharged,
     sourceType: 'refund',
     sourceId: taskId,
-    description: `Refund: video generation failed (${reason.slice(0, 120)})`,
+    description: `Refund: video generation failed (${failedText(reason, failed.creditsCharged).slice(0, 120)})`,
   });
-  return true;
+  return { refunded: failed.creditsCharged };
 }
 
 export interface SubmitInput {
@@ -125,40 +144,43 @@ export function createVideoService(deps: {
   /** The first provider of each mode's route (the task's provider until one accepts it). */
   firstProvider: Record<'text' | 'image', string>;
   deadlineMs: number;
+  /** Credits a video costs; VIDEO_COST unless a test prices it otherwise (the refund never reads it). */
+  videoCost?: number;
 }) {
   const { db } = deps;
+  const cost = deps.videoCost ?? VIDEO_COST;
 
   return {
-    assertCanAfford,
+    assertCanAfford: (user: UserRow, model: string) => assertCanAfford(user, model, cost),
 
     /** Spec 5 "Generate" and issue rules: validate, then charge and queue in one transaction. */
     async submit(user: UserRow | null, input: SubmitInput) {
-      if (!user) throw unauthorized(GENERATE_MESSAGES.signInRequired, 'SIGN_IN_REQUIRED');
+      if (!user) throw unauthorized(msg('video.sign_in_required'), 'SIGN_IN_REQUIRED');
       const prompt = (input.prompt ?? '').trim();
-      if (!prompt) throw badRequest(GENERATE_MESSAGES.promptRequired, 'PROMPT_REQUIRED');
+      if (!prompt) throw badRequest(msg('video.prompt_required'), 'PROMPT_REQUIRED');
       if (prompt.length > MAX_PROMPT_LENGTH) {
         throw badRequest(
-          `The prompt is too long: keep it under ${MAX_PROMPT_LENGTH} characters.`,
+          msg('video.prompt_too_long', { max: MAX_PROMPT_LENGTH }),
           'PROMPT_TOO_LONG',
         );
       }
       const model = input.model ?? MODELS[0];
       if (!(MODELS as readonly string[]).includes(model)) {
         throw badRequest(
-          `Unknown model '${model}'. Use '${MODELS[0]}' (text) or '${MODELS[1]}' (image).`,
+          msg('video.unknown_model', { model, text: MODELS[0], image: MODELS[1] }),
           'UNKNOWN_MODEL',
         );
       }
       const mode = model === IMAGE_MODEL ? 'image' : 'text';
       if (mode === 'image' && !input.image?.length) {
-        throw badRequest(GENERATE_MESSAGES.imageRequired, 'IMAGE_REQUIRED');
+        throw badRequest(msg('video.image_required'), 'IMAGE_REQUIRED');
       }
 
       const id = randomUUID();
       let inputImage: string | null = null;
       if (mode === 'image') {
         // Issue 16, finding 13: a user who cannot pay never gets an image decoded.
-        assertCanAfford(user, model);
+        assertCanAfford(user, model, cost);
         const png = await reencodeUpload(input.image!);
         inputImage = await deps.media.saveUpload(id, png);
       }
@@ -168,19 +190,19 @@ export function createVideoService(deps: {
           // One user's submits run one at a time from here, so the cap and the balance hold.
           const balance = await lockUserCredits(tx, user.id);
           if (balance === null)
-            throw unauthorized(GENERATE_MESSAGES.signInRequired, 'SIGN_IN_REQUIRED');
+            throw unauthorized(msg('video.sign_in_required'), 'SIGN_IN_REQUIRED');
           if ((await repo.countUnfinished(tx, user.id)) >= MAX_UNFINISHED_TASKS) {
             throw new AppError(
               429,
               'TOO_MANY_TASKS',
-              `You already have ${MAX_UNFINISHED_TASKS} videos in progress. Wait for one to finish, then try again.`,
+              msg('video.too_many_tasks', { max: MAX_UNFINISHED_TASKS }),
             );
           }
           let remaining: number;
           try {
             const charged = await applyCreditChange(tx, {
               userId: user.id,
-              amount: -VIDEO_COST,
+              amount: -cost,
               sourceType: 'video_task',
               sourceId: id,
               description: `${MODEL_NAMES[model]} video: ${prompt.slice(0, 80)}`,
@@ -191,11 +213,11 @@ export function createVideoService(deps: {
               throw new AppError(
                 402,
                 'INSUFFICIENT_CREDITS',
-                GENERATE_MESSAGES.notEnoughCredits(
-                  MODEL_NAMES[model] ?? model,
-                  VIDEO_COST,
-                  error.balance,
-                ),
+                msg('video.not_enough_credits', {
+                  model: MODEL_NAMES[model] ?? model,
+                  cost,
+                  balance: error.balance,
+                }),
               );
             }
             throw error;
@@ -208,8 +230,11 @@ export function createVideoService(deps: {
             prompt,
             inputImage,
             provider: deps.firstProvider[mode],
-            statusMessage: TASK_MESSAGES.queued,
+            statusMessage: TASK_MESSAGES.queued.render('en'),
+            statusText: storedText(TASK_MESSAGES.queued),
             deadlineAt: new Date(Date.now() + deps.deadlineMs),
+            // Written with the debit, in its transaction: what a refund returns.
+            creditsCharged: cost,
           });
           return { taskId: id, remainingCredits: remaining };
         });
@@ -222,15 +247,15 @@ export function createVideoService(deps: {
     async status(userId: string, taskId: string): Promise<TaskStatusData> {
       const task = await repo.findTask(db, taskId);
       if (!task || task.userId !== userId)
-        throw notFound('No video task with that id belongs to you.', 'TASK_NOT_FOUND');
+        throw notFound(msg('video.task_not_found'), 'TASK_NOT_FOUND');
       const status = toTaskStatus(task);
       // Waiting for a provider (queue or rate limit): say where it stands in our queue.
       if (task.status === 'pending' && !task.providerJobId) {
         const position = await repo.queuePosition(db, task);
-        status.status_message =
-          task.statusMessage === TASK_MESSAGES.busy
-            ? `${TASK_MESSAGES.busy} ${TASK_MESSAGES.queuedAt(position)}.`
-            : TASK_MESSAGES.queuedAt(position);
+        // The answer's schema says text: the language hook renders it before serializing.
+        status.status_message = (task.statusText?.key === TASK_MESSAGES.busy.key
+          ? TASK_MESSAGES.busyQueuedAt(position)
+          : TASK_MESSAGES.queuedAt(position)) as unknown as string;
       }
       return status;
     },
@@ -296,7 +321,13 @@ export async function providerOverview(
   ]);
   const now = Date.now();
   const future = (d: Date | null) => (d && d.getTime() > now ? d.toISOString() : null);
-  return [...names].sort().map((provider) => {
+  // Registered providers in PROVIDERS order, then any other name (a retired provider's rows).
+  const rank = (name: string) => {
+    const i = (PROVIDER_NAMES as readonly string[]).indexOf(name);
+    return i < 0 ? PROVIDER_NAMES.length : i;
+  };
+  const ordered = [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return ordered.map((provider) => {
     const h = rows.find((r) => r.provider === provider);
     const s = stats.find((r) => r.provider === provider);
     const finished = (s?.succeeded ?? 0) + (s?.failed ?? 0);

@@ -14,7 +14,7 @@ import { TASK_MESSAGES } from './messages.ts';
 import { isProviderError, VideoProviderError } from './providers/errors.ts';
 import type { VideoJobInput, VideoProvider } from './providers/types.ts';
 import * as repo from './repository.ts';
-import type { StepContext } from './worker.ts';
+import type { StepContext } from './worker-context.ts';
 
 /** A 429 that named no wait: this long before the provider is tried again. */
 const DEFAULT_RATE_LIMIT_MS = 30_000;

@@ -12,6 +12,7 @@ import type { Db } from '../../core/db.ts';
 import { isProviderError } from './providers/errors.ts';
 import type { VideoProvider } from './providers/types.ts';
 import * as repo from './repository.ts';
+import { msg } from '../../core/api-messages.ts';
 
 const Params = Type.Object({ provider: Type.String({ pattern: '^[a-z]{1,20}$', maxLength: 20 }) });
 
@@ -38,7 +39,7 @@ export async function videoWebhookRoutes(
       const { provider: name } = request.params as { provider: string };
       const provider = Object.hasOwn(opts.providers, name) ? opts.providers[name] : undefined;
       if (!provider?.verifyWebhook) {
-        throw notFound(`No webhooks are taken for "${name}".`, 'UNKNOWN_WEBHOOK');
+        throw notFound(msg('video.unknown_webhook', { name }), 'UNKNOWN_WEBHOOK');
       }
       let notice;
       try {
@@ -52,7 +53,7 @@ export async function videoWebhookRoutes(
         throw new AppError(
           400,
           'WEBHOOK_SIGNATURE_INVALID',
-          'The webhook signature did not verify (wrong key, altered body or too old).',
+          msg('video.webhook_signature_invalid'),
         );
       }
       const tasks = await repo.nudgeByRequestId(opts.db, name, notice.providerRequestId);

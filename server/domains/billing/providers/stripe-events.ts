@@ -38,7 +38,7 @@ export interface StripePaymentRef {
 }
 
 /** An invoice: whose subscription, why it was raised and the period it pays for. */
-export interface StripeInvoice {
+interface StripeInvoice {
   id: string;
   subscriptionId: string | null;
   /** 'subscription_create', 'subscription_cycle', 'manual', …; null when absent. */
@@ -53,7 +53,7 @@ export interface StripeInvoice {
 }
 
 /** A dispute (chargeback) of one of our charges. */
-export interface StripeDispute extends StripePaymentRef {
+interface StripeDispute extends StripePaymentRef {
   id: string;
   chargeId: string;
   /** The disputed amount, in the charge's currency. */
@@ -63,7 +63,7 @@ export interface StripeDispute extends StripePaymentRef {
 }
 
 /** A refunded charge: what was paid and how much of it is refunded so far. */
-export interface StripeRefund {
+interface StripeRefund {
   chargeId: string;
   paymentIntentId: string | null;
   amountCents: number;
@@ -71,7 +71,7 @@ export interface StripeRefund {
 }
 
 /** What each handled event type carries. */
-export interface HandledEventData {
+interface HandledEventData {
   /** `paid` is null while the session is unpaid (a delayed payment method). */
   'checkout.session.completed': { paid: PaidCheckout | null };
   'checkout.session.async_payment_succeeded': { paid: PaidCheckout | null };
@@ -140,7 +140,7 @@ export function readCheckoutSession(object: unknown): StripeCheckoutSession {
 }
 
 /** Reads an invoice in the current API shape (`parent.subscription_details`) or the older one. */
-export function readInvoice(object: unknown): StripeInvoice {
+function readInvoice(object: unknown): StripeInvoice {
   const invoice = obj(object);
   const parent = obj(obj(invoice.parent).subscription_details);
   const legacy = obj(invoice.subscription_details);
@@ -158,7 +158,7 @@ export function readInvoice(object: unknown): StripeInvoice {
 }
 
 /** The payment of an InvoicePayment (`payment.payment_intent`, or `payment.charge`). */
-export function readInvoicePayment(object: unknown): StripePaymentRef | null {
+function readInvoicePayment(object: unknown): StripePaymentRef | null {
   const payment = obj(obj(object).payment);
   const ref = { paymentIntentId: idOf(payment.payment_intent), chargeId: idOf(payment.charge) };
   return ref.paymentIntentId || ref.chargeId ? ref : null;
@@ -183,7 +183,7 @@ export async function paymentOfInvoice(
 }
 
 /** A dispute: its charge (and payment intent), the disputed amount and its status. */
-export function readDispute(object: unknown): StripeDispute {
+function readDispute(object: unknown): StripeDispute {
   const dispute = obj(object);
   return {
     id: String(dispute.id),
@@ -194,7 +194,7 @@ export function readDispute(object: unknown): StripeDispute {
   };
 }
 
-export function readRefund(object: unknown): StripeRefund {
+function readRefund(object: unknown): StripeRefund {
   const charge = obj(object);
   return {
     chargeId: String(charge.id),

@@ -22,7 +22,7 @@ import type {
 } from './types.ts';
 
 /** Stripe's tolerance for webhook timestamps, in seconds. */
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
+const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 export interface StripeSettings {
   secretKey: string;

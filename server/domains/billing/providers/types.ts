@@ -1,7 +1,7 @@
 /** What the billing service needs from a payment provider (Stripe, or our local checkout). */
 import type { BillingCycle } from '../../../../shared/billing.ts';
 
-export interface CheckoutRequest {
+interface CheckoutRequest {
   userId: string;
   email: string;
   kind: 'subscription' | 'credits';
