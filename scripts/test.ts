@@ -82,12 +82,30 @@ async function checkChain(
   }
 }
 
+/** What `npm run lint:imports` checks: every module of the tree, against .dependency-cruiser.cjs. */
+const DEPCRUISE_ARGS = [
+  'server',
+  'shared',
+  'site',
+  'scripts',
+  'tests',
+  'astro.config.mjs',
+  'astro.articles.config.mjs',
+  '--config',
+  '.dependency-cruiser.cjs',
+  '--output-type',
+  'err',
+] as const;
+
 beginPhase('lint and types');
 // Two chains side by side: each tool runs on one core.
 await Promise.all([
   checkChain([
     ['format', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
     ['lint', bin('eslint'), ['--max-warnings', '0', '.']],
+    // Import rules and circles (.dependency-cruiser.cjs), then unused exports and files (knip.json).
+    ['imports (dependency-cruiser)', bin('depcruise'), [...DEPCRUISE_ARGS]],
+    ['unused code (knip)', bin('knip'), []],
   ]),
   checkChain([
     // astro sync writes .astro/types.d.ts (the astro:content module) that tsc needs on a fresh clone.

@@ -27,7 +27,7 @@ import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { renderLocalVideo } from '../../server/domains/video/providers/local-renderer.ts';
+import { renderLocalVideo } from '../../server/domains/video/providers/local/renderer.ts';
 import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
 import type { PostsSnapshot } from '../../server/contracts/blog.ts';
 import { lighthouseBench } from './lighthouse.ts';

@@ -20,8 +20,12 @@ function namedPaths(markdown: string): string[] {
   return [...new Set(spans.filter((span) => CHECKED.test(span) && !/\s/.test(span)))];
 }
 
-/** Whether a path exists; with `*` (any name within one folder), whether anything matches. */
-function pathExists(name: string): boolean {
+/**
+ * Whether a path exists; with `*` or a `<placeholder>` (any name within one folder, as in
+ * `providers/<name>/`), whether anything matches.
+ */
+function pathExists(named: string): boolean {
+  const name = named.replace(/<[\w-]+>/g, '*');
   if (!name.includes('*')) return existsSync(path.join(root, name));
   const fixed = name.slice(0, name.indexOf('*'));
   const base = fixed.slice(0, fixed.lastIndexOf('/') + 1);

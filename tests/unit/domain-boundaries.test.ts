@@ -1,6 +1,8 @@
 /**
  * Domain boundaries that keep each domain changeable on its own: a domain reaches another only
- * through that domain's service (never its repository, the SQL behind the service), and Stripe's
+ * through that domain's service.ts or plugin.ts (its decoration and types), never its
+ * repository, providers or any other module; core/ imports no domain and no domain's config
+ * (npm run lint checks the same rules, and import circles, with dependency-cruiser); and Stripe's
  * event JSON is read in one place, the Stripe adapter (billing/providers/stripe*.ts), which hands
  * typed values to the rest of billing.
  */
@@ -33,7 +35,35 @@ const STRIPE_WIRE =
 const isStripeAdapter = (file: string) =>
   /^server\/domains\/billing\/providers\/stripe[\w-]*\.ts$/.test(rel(file));
 
+/** The modules a domain shows the others: its service and its plugin. */
+const isPublicFace = (file: string) =>
+  /^server\/domains\/[^/]+\/(service|plugin)\.ts$/.test(rel(file));
+
+/** Configuration modules that belong to one domain (the video routes and providers). */
+const isDomainConfig = (file: string) => /^server\/config-video\.ts$/.test(rel(file));
+
 describe('domain boundaries', () => {
+  it('a domain imports nothing of another domain but its service or plugin', () => {
+    const offending = tsFiles(domainsDir).flatMap((file) =>
+      relativeImports(file)
+        .filter((target) => {
+          const owner = domainOf(target);
+          return owner !== null && owner !== domainOf(file) && !isPublicFace(target);
+        })
+        .map((target) => `${rel(file)} → ${rel(target)}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('core imports no domain and no config of one', () => {
+    const offending = tsFiles(path.join(root, 'server', 'core')).flatMap((file) =>
+      relativeImports(file)
+        .filter((target) => domainOf(target) !== null || isDomainConfig(target))
+        .map((target) => `${rel(file)} → ${rel(target)}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
   it("no domain imports another domain's repository", () => {
     const offending = tsFiles(domainsDir).flatMap((file) =>
       relativeImports(file)
