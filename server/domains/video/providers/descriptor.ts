@@ -4,6 +4,7 @@
  * route validation, setup, metrics labels, the admin card and the docs' variable lists are all
  * read from there, so adding a provider touches its folder and one line of that list.
  */
+import { VIDEO_SECONDS } from '../../../../shared/video.ts';
 import type { VideoMode, VideoProvider } from './types.ts';
 
 /** One environment variable a provider reads (all are strings; empty means unset). */
@@ -46,6 +47,24 @@ interface ProviderCapabilities {
   /** Completion webhooks (`verifyWebhook` present); false: polling only. */
   readonly webhooks: boolean;
 }
+
+/**
+ * The one clip every adapter sends today (spec 4: 8 s with audio, 16:9, 720p, from text or a
+ * first frame) and none of the extras. A descriptor spreads it and says what differs (cancel,
+ * webhooks); an adapter that learns an option widens its own copy.
+ */
+export const FIXED_CLIP = {
+  modes: ['text', 'image'],
+  aspectRatios: ['16:9'],
+  resolutions: ['720p'],
+  durationsSeconds: [VIDEO_SECONDS],
+  audio: true,
+  lastFrame: false,
+  referenceImages: false,
+  negativePrompt: false,
+  seed: false,
+  extend: false,
+} as const satisfies Omit<ProviderCapabilities, 'cancel' | 'webhooks'>;
 
 /** A provider's own variables, by name, after defaults (only the ones it declares). */
 export type ProviderEnv = Readonly<Record<string, string>>;

@@ -1,5 +1,5 @@
 /** fal.ai's queue (Veo 3.1 endpoints): the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
-import { defineProvider, trimSlash } from '../descriptor.ts';
+import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
 import { createFalProvider, DEFAULT_FAL_JWKS_URL, DEFAULT_FAL_QUEUE_URL } from './adapter.ts';
 
 export const fal = defineProvider({
@@ -32,20 +32,7 @@ export const fal = defineProvider({
   isModelId: (model) => /^[a-z0-9][\w.-]*(\/[\w.-]+)+$/i.test(model),
   requires: ['FAL_KEY'],
   // ./wire.ts submitBody: 8 s, 16:9, 720p with audio; the first frame as a data URI.
-  capabilities: {
-    modes: ['text', 'image'],
-    aspectRatios: ['16:9'],
-    resolutions: ['720p'],
-    durationsSeconds: [8],
-    audio: true,
-    lastFrame: false,
-    referenceImages: false,
-    negativePrompt: false,
-    seed: false,
-    extend: false,
-    cancel: true,
-    webhooks: true,
-  },
+  capabilities: { ...FIXED_CLIP, cancel: true, webhooks: true },
   priceUsdPerSecond: () => null,
   metricsLabel: 'fal',
   expectedMs: 3 * 60_000,

@@ -1,5 +1,5 @@
 /** The Gemini API's Interactions (Gemini Omni video): the descriptor PROVIDERS registers. */
-import { defineProvider, trimSlash } from '../descriptor.ts';
+import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
 import { createGeminiProvider, DEFAULT_GEMINI_API_BASE } from './adapter.ts';
 
 export const gemini = defineProvider({
@@ -24,20 +24,7 @@ export const gemini = defineProvider({
   isModelId: (model) => /^[a-z0-9][a-z0-9.-]*$/.test(model),
   requires: ['GEMINI_API_KEY'],
   // ./wire.ts createInteractionBody: 8 s, 16:9, 720p; polling only.
-  capabilities: {
-    modes: ['text', 'image'],
-    aspectRatios: ['16:9'],
-    resolutions: ['720p'],
-    durationsSeconds: [8],
-    audio: true,
-    lastFrame: false,
-    referenceImages: false,
-    negativePrompt: false,
-    seed: false,
-    extend: false,
-    cancel: true,
-    webhooks: false,
-  },
+  capabilities: { ...FIXED_CLIP, cancel: true, webhooks: false },
   priceUsdPerSecond: () => null,
   metricsLabel: 'gemini',
   expectedMs: 3 * 60_000,

@@ -1,8 +1,7 @@
 /** The ffmpeg renderer (local mode's default, offline): the descriptor PROVIDERS registers. */
 import path from 'node:path';
-import { defineProvider } from '../descriptor.ts';
+import { defineProvider, FIXED_CLIP } from '../descriptor.ts';
 import { createLocalVideoProvider } from './adapter.ts';
-import { DURATION_SECONDS } from './render/scene.ts';
 
 export const local = defineProvider({
   name: 'local',
@@ -20,20 +19,7 @@ export const local = defineProvider({
   isModelId: (model) => model === 'local',
   requires: [],
   // ./render/scene.ts: 1280×720, 8 s, with a soundtrack; image mode animates the first frame.
-  capabilities: {
-    modes: ['text', 'image'],
-    aspectRatios: ['16:9'],
-    resolutions: ['720p'],
-    durationsSeconds: [DURATION_SECONDS],
-    audio: true,
-    lastFrame: false,
-    referenceImages: false,
-    negativePrompt: false,
-    seed: false,
-    extend: false,
-    cancel: true,
-    webhooks: false,
-  },
+  capabilities: { ...FIXED_CLIP, cancel: true, webhooks: false },
   // Rendered on our own machine: no provider bills it.
   priceUsdPerSecond: () => 0,
   metricsLabel: 'local',

@@ -1,5 +1,5 @@
 /** Replicate predictions (google/veo-3.1…): the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
-import { defineProvider, trimSlash } from '../descriptor.ts';
+import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
 import { createReplicateProvider, DEFAULT_REPLICATE_API_URL } from './adapter.ts';
 
 export const replicate = defineProvider({
@@ -32,20 +32,7 @@ export const replicate = defineProvider({
   isModelId: (model) => /^[a-z0-9][\w.-]*\/[\w.-]+(:[0-9a-f]{64})?$/i.test(model),
   requires: ['REPLICATE_API_TOKEN'],
   // ./wire.ts: 8 s, 16:9, 720p with audio; the first frame as a data URI; Cancel-After + cancel.
-  capabilities: {
-    modes: ['text', 'image'],
-    aspectRatios: ['16:9'],
-    resolutions: ['720p'],
-    durationsSeconds: [8],
-    audio: true,
-    lastFrame: false,
-    referenceImages: false,
-    negativePrompt: false,
-    seed: false,
-    extend: false,
-    cancel: true,
-    webhooks: true,
-  },
+  capabilities: { ...FIXED_CLIP, cancel: true, webhooks: true },
   priceUsdPerSecond: () => null,
   metricsLabel: 'replicate',
   expectedMs: 3 * 60_000,

@@ -1,5 +1,5 @@
 /** Vertex AI's Veo models: the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
-import { defineProvider, trimSlash } from '../descriptor.ts';
+import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
 import { createVertexProvider, DEFAULT_STORAGE_URL } from './adapter.ts';
 
 export const vertex = defineProvider({
@@ -51,20 +51,7 @@ export const vertex = defineProvider({
   requires: ['GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_APPLICATION_CREDENTIALS'],
   // ./wire.ts: 8 s, 16:9, 720p with audio. Vertex has no cancel binding for Veo operations
   // (./adapter.ts: cancel is a no-op) and no webhooks.
-  capabilities: {
-    modes: ['text', 'image'],
-    aspectRatios: ['16:9'],
-    resolutions: ['720p'],
-    durationsSeconds: [8],
-    audio: true,
-    lastFrame: false,
-    referenceImages: false,
-    negativePrompt: false,
-    seed: false,
-    extend: false,
-    cancel: false,
-    webhooks: false,
-  },
+  capabilities: { ...FIXED_CLIP, cancel: false, webhooks: false },
   priceUsdPerSecond: () => null,
   metricsLabel: 'vertex',
   expectedMs: 3 * 60_000,
