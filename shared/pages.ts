@@ -59,6 +59,10 @@ export interface PageRow {
   operator?: true;
 }
 
+/** Indexed pages in both languages that one route file renders from content, one per path. */
+const contentPages = (paths: readonly string[], route: string, view: string): PageRow[] =>
+  paths.map((path) => ({ path, route, languages: 'both', indexing: 'indexed', view }));
+
 /**
  * Every page. Order matters only for robots.txt, which lists the private pages in this order,
  * English first.
@@ -76,21 +80,13 @@ export const PAGES: readonly PageRow[] = [
   { path: '/pricing', languages: 'both', indexing: 'indexed', view: 'PricingPage' },
   { path: '/video-effects', languages: 'both', indexing: 'indexed', view: 'EffectsPage' },
   // The effect landing pages: content/landings/{slug}.json and content/zh-CN/landings/.
-  ...['/ai-french-kissing', '/asmr-video'].map((path): PageRow => ({
-    path,
-    route: '/[landing]',
-    languages: 'both',
-    indexing: 'indexed',
-    view: 'LandingPage',
-  })),
+  ...contentPages(['/ai-french-kissing', '/asmr-video'], '/[landing]', 'LandingPage'),
   // The legal pages: content/legal/{slug}.md and content/legal/zh-CN/.
-  ...['/terms-of-service', '/privacy-policy', '/refund-policy'].map((path): PageRow => ({
-    path,
-    route: '/[legal]',
-    languages: 'both',
-    indexing: 'indexed',
-    view: 'LegalPage',
-  })),
+  ...contentPages(
+    ['/terms-of-service', '/privacy-policy', '/refund-policy'],
+    '/[legal]',
+    'LegalPage',
+  ),
   // The blog: each language lists its own posts. The first list page is the same page in both
   // languages; its later pages and the articles are not (an article names its translations).
   { path: '/blog', languages: 'both', indexing: 'indexed', view: 'BlogListPage' },
