@@ -167,7 +167,13 @@ export default function AdminDashboard() {
 
   switch (auth.status) {
     case 'checking':
-      return <LoadingScreen />;
+      // The page's one heading in its HTML, until the sign-in form or the dashboard shows theirs.
+      return (
+        <>
+          <h1 className="sr-only">Admin</h1>
+          <LoadingScreen />
+        </>
+      );
     case 'unreachable':
       return (
         <div className="admin-state admin-state--page admin-state--error">

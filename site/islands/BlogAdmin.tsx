@@ -155,7 +155,15 @@ export default function BlogAdmin() {
     }
   };
 
-  if (access === 'checking') return <LoadingScreen />;
+  if (access === 'checking') {
+    // The page's one heading in its HTML, until the page behind the check shows its own.
+    return (
+      <>
+        <h1 className="sr-only">Blog Management</h1>
+        <LoadingScreen />
+      </>
+    );
+  }
 
   return (
     <div className="blog-admin">

@@ -1,4 +1,7 @@
-/** The /login page body (spec 2 Routes, 4 Login, 8 Login): Google sign-in and local sign-in. */
+/**
+ * The sign-in options of /login (spec 2 Routes, 4 Login, 8 Login): Google sign-in and local
+ * sign-in, inside the page's card (LoginPage.astro: heading, lead and legal line are static).
+ */
 import { GoogleLogin, GoogleOAuthProvider, type CredentialResponse } from '@react-oauth/google';
 import { useEffect, useState, type InputHTMLAttributes, type SubmitEvent } from 'react';
 import type { AuthConfigResponse, SessionResponse } from '../../shared/api/auth.ts';
@@ -191,13 +194,10 @@ export default function LoginPanel({ locale = 'en' }: { locale?: Locale }) {
     };
   }, [configAttempt]);
 
-  if (!ready || alreadySignedIn) return <LoadingScreen locale={locale} />;
+  if (!ready || alreadySignedIn) return <LoadingScreen variant="inline" locale={locale} />;
 
   return (
-    <section className="auth-card" aria-labelledby="login-title">
-      <h1 id="login-title">{m.login_title(locale)}</h1>
-      <p className="auth-lead">{m.login_lead(locale)}</p>
-
+    <>
       {config.status === 'loading' && (
         <div className="login-status" role="status">
           <div className="spinner spinner-sm" aria-hidden="true" />
@@ -249,14 +249,6 @@ export default function LoginPanel({ locale = 'en' }: { locale?: Locale }) {
           )}
         </>
       )}
-
-      <p className="login-legal">
-        {m.login_legal_before(locale)}
-        <a href={localizePath('/terms-of-service', locale)}>{m.login_legal_terms(locale)}</a>
-        {m.login_legal_and(locale)}
-        <a href={localizePath('/privacy-policy', locale)}>{m.login_legal_privacy(locale)}</a>
-        {m.login_legal_after(locale)}
-      </p>
-    </section>
+    </>
   );
 }

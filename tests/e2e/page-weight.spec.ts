@@ -1,15 +1,46 @@
 import { gzipSync } from 'node:zlib';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { init, parse } from 'es-module-lexer';
+import { GENERATOR_PATH, pageAt } from '../../shared/pages.ts';
+import { builtPages, servedAt } from './site-pages.ts';
 
 /**
- * Issue 6, Budgets: the home page sends at most 90 KB of JavaScript, gzip. Counted without a
- * browser from the release the server serves: every script the HTML names (module scripts,
- * modulepreloads, each island's component-url, renderer-url and before-hydration-url), every
- * chunk those import statically, and the inline scripts, each as the server sends it to a
+ * Budgets (issue 6, lowered by issue 33): the JavaScript a page sends up front, gzip. Counted
+ * without a browser from the release the server serves: every script the HTML names (module
+ * scripts, modulepreloads, each island's component-url, renderer-url and before-hydration-url),
+ * every chunk those import statically, and the inline scripts, each as the server sends it to a
  * gzip-only client. Chunks reached only through import() load on demand and are not counted.
+ *
+ * The home page sends at most 75 KB (issue 33: its header is HTML with a small script, so the
+ * page loads no framework). Every other page, in every language, has a budget of its own: what
+ * it sent when the budget was set (issue 33), rounded up to the next 5 KB. A page that grows past
+ * its budget fails here; raising a budget is then a decision, not an accident.
  */
-const HOME_JS_BUDGET_BYTES = 90 * 1024;
+const HOME_BUDGET_KB = 75;
+
+/** Budgets in KB by the page table's row (shared/pages.ts), for both languages of the row. */
+const PAGE_BUDGETS_KB: Record<string, number> = {
+  '/': HOME_BUDGET_KB,
+  // Pages with React islands (about 67 KB of it is React itself).
+  [GENERATOR_PATH]: 100,
+  '/pricing': 105,
+  '/video-history': 95,
+  '/login': 95,
+  '/verify-email': 90,
+  '/reset-password': 90,
+  '/blog/[slug]': 90,
+  '/blog/article-shell': 95,
+  '/admin': 105,
+  '/blog-admin': 100,
+  // Pages with no island: the header's script and the page's own small scripts.
+  '/video-effects': 25,
+  '/[landing]': 25,
+  '/[legal]': 25,
+  '/blog': 20,
+  '/blog/page/[page]': 20,
+  '/404': 25,
+  '/embed/[id]': 5,
+};
 
 const SCRIPT_URLS = [
   /<script\b[^>]*\bsrc="([^"]+)"/g,
@@ -53,14 +84,27 @@ interface Weight {
   bytes: number;
 }
 
-/** Every script the page loads up front, with its gzip size as sent. */
-async function homeScriptWeights(request: APIRequestContext, baseURL: string): Promise<Weight[]> {
+/** What a fetched script weighs as sent, and the scripts it imports statically. */
+interface Script {
+  bytes: number;
+  imports: string[];
+}
+
+/**
+ * The scripts a page loads up front, with their gzip size as sent. `scripts` keeps each fetched
+ * chunk for the next page: most of them are shared.
+ */
+async function pageScriptWeights(
+  request: APIRequestContext,
+  baseURL: string,
+  pagePath: string,
+  scripts: Map<string, Promise<Script>>,
+): Promise<Weight[]> {
   await init;
-  const pageUrl = new URL('/', baseURL).href;
+  const pageUrl = new URL(servedAt(pagePath), baseURL).href;
   const page = await request.get(pageUrl);
-  expect(page.status()).toBe(200);
+  expect(page.status(), `${pagePath} is served`).toBe(200);
   const { external, inline } = scriptsOf(await page.text(), pageUrl);
-  expect(external.size, 'the home page names no script: the parser missed them').toBeGreaterThan(0);
 
   const weights: Weight[] = inline.map((body, i) => ({
     file: `inline script ${i + 1}`,
@@ -70,21 +114,29 @@ async function homeScriptWeights(request: APIRequestContext, baseURL: string): P
     for (const specifier of staticImports(body)) external.add(new URL(specifier, pageUrl).pathname);
   }
 
-  const queue = [...external];
-  const seen = new Set(queue);
-  while (queue.length > 0) {
-    const file = queue.shift()!;
+  const fetchScript = async (file: string): Promise<Script> => {
     const res = await request.get(file, { headers: { 'accept-encoding': 'gzip' } });
-    expect(res.status(), `${file} is referenced by the home page`).toBe(200);
+    expect(res.status(), `${file} is referenced by ${pagePath}`).toBe(200);
     const source = await res.text();
     const raw = Buffer.byteLength(source);
     const headers = res.headers();
     // Compression is part of the budget: the server gzips every script worth it (over 512 B).
     if (raw > 1024) expect(headers['content-encoding'], `${file} is sent gzipped`).toBe('gzip');
-    const sent = headers['content-encoding'] === 'gzip' ? Number(headers['content-length']) : raw;
-    weights.push({ file, bytes: sent });
-    for (const specifier of staticImports(source)) {
-      const next = new URL(specifier, new URL(file, baseURL)).pathname;
+    const bytes = headers['content-encoding'] === 'gzip' ? Number(headers['content-length']) : raw;
+    const imports = staticImports(source).map(
+      (specifier) => new URL(specifier, new URL(file, baseURL)).pathname,
+    );
+    return { bytes, imports };
+  };
+
+  const queue = [...external];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    if (!scripts.has(file)) scripts.set(file, fetchScript(file));
+    const { bytes, imports } = await scripts.get(file)!;
+    weights.push({ file, bytes });
+    for (const next of imports) {
       if (!seen.has(next)) {
         seen.add(next);
         queue.push(next);
@@ -94,19 +146,39 @@ async function homeScriptWeights(request: APIRequestContext, baseURL: string): P
   return weights;
 }
 
-test('the home page sends at most 90 KB of JavaScript, gzip', async ({ request, baseURL }) => {
-  const weights = await homeScriptWeights(request, baseURL!);
-  const total = weights.reduce((sum, w) => sum + w.bytes, 0);
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const total = (weights: Weight[]) => weights.reduce((sum, w) => sum + w.bytes, 0);
+
+test(`the home page sends at most ${HOME_BUDGET_KB} KB of JavaScript, gzip`, async ({
+  request,
+  baseURL,
+}) => {
+  const weights = await pageScriptWeights(request, baseURL!, '/', new Map());
   const breakdown = weights
     .sort((a, b) => b.bytes - a.bytes)
-    .map((w) => `${(w.bytes / 1024).toFixed(1).padStart(6)} KB  ${w.file}`)
+    .map((w) => `${kb(w.bytes).padStart(6)} KB  ${w.file}`)
     .join('\n');
   test.info().annotations.push({
     type: 'home page JavaScript',
-    description: `${(total / 1024).toFixed(1)} KB gzip (budget 90 KB)\n${breakdown}`,
+    description: `${kb(total(weights))} KB gzip (budget ${HOME_BUDGET_KB} KB)\n${breakdown}`,
   });
   expect(
-    total,
-    `home page JavaScript is ${(total / 1024).toFixed(1)} KB gzip:\n${breakdown}`,
-  ).toBeLessThanOrEqual(HOME_JS_BUDGET_BYTES);
+    total(weights),
+    `home page JavaScript is ${kb(total(weights))} KB gzip:\n${breakdown}`,
+  ).toBeLessThanOrEqual(HOME_BUDGET_KB * 1024);
+});
+
+test('no page sends more JavaScript than its budget', async ({ request, baseURL }) => {
+  const scripts = new Map<string, Promise<Script>>();
+  const rows: string[] = [];
+  for (const pagePath of builtPages()) {
+    const row = pageAt(pagePath);
+    // A row's own budget, else its route's (the landing and legal pages share theirs).
+    const budget = row && (PAGE_BUDGETS_KB[row.path] ?? PAGE_BUDGETS_KB[row.route ?? '']);
+    expect(budget, `${pagePath}: its row of the page table has a budget here`).toBeDefined();
+    const sent = total(await pageScriptWeights(request, baseURL!, pagePath, scripts));
+    rows.push(`${kb(sent).padStart(6)} KB of ${budget} KB  ${pagePath}`);
+    expect.soft(sent, `${pagePath}: ${kb(sent)} KB gzip`).toBeLessThanOrEqual(budget! * 1024);
+  }
+  test.info().annotations.push({ type: 'JavaScript by page', description: rows.join('\n') });
 });

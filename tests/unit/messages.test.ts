@@ -129,7 +129,7 @@ const MESSAGE_ONLY_ISLANDS = [
   // Shared parts of the public islands: their callers pass the words in.
   'site/islands/shared/ConfirmButtons.tsx',
   'site/islands/shared/Dialog.tsx',
-  'site/islands/shared/GoogleSignInScope.tsx',
+  'site/islands/header/google-root.tsx',
   'site/islands/shared/Icon.tsx',
 ];
 

@@ -75,7 +75,8 @@ export default function ArticleShell({ locale: pageLocale }: ArticleShellProps) 
     return (
       <div className="blog-state" role="status" aria-live="polite">
         <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">{m.blog_loading(pageLocale)}</span>
+        {/* The page's one heading until the article's own title replaces it. */}
+        <h1 className="sr-only">{m.blog_loading(pageLocale)}</h1>
       </div>
     );
   }

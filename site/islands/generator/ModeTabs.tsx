@@ -1,10 +1,15 @@
-/** The Text to Video / Image to Video tabs (spec 2 "Generator"), with arrow-key navigation. */
+/**
+ * The Text to Video / Image to Video tabs (spec 2 "Generator"), with arrow-key navigation. Until
+ * the island is hydrated the tabs are marked not ready (aria-disabled): a tap on one is kept and
+ * replayed once it can switch the form (site/islands/shared/use-early-tap.ts).
+ */
 import { useRef, type KeyboardEvent } from 'react';
 import type { Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';
 import type { GeneratorMode } from './generation-rules.ts';
 import Icon from '../shared/Icon.tsx';
+import { earlyProps, useEarlyTap } from '../shared/use-early-tap.ts';
 
 const TABS: { mode: GeneratorMode; label: (locale: Locale) => string }[] = [
   { mode: 'text', label: m.generator_tab_text },
@@ -28,6 +33,7 @@ export function tabId(idPrefix: string, mode: GeneratorMode): string {
 
 export default function ModeTabs({ mode, onChange, panelId, idPrefix, locale }: ModeTabsProps) {
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const { live, ref } = useEarlyTap<HTMLDivElement>();
 
   // Automatic activation: the arrow keys move focus and select (WAI-ARIA tabs pattern).
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -52,6 +58,7 @@ export default function ModeTabs({ mode, onChange, panelId, idPrefix, locale }: 
 
   return (
     <div
+      ref={ref}
       className="gen-tabs"
       role="tablist"
       aria-label={m.generator_mode_label(locale)}
@@ -73,6 +80,7 @@ export default function ModeTabs({ mode, onChange, panelId, idPrefix, locale }: 
             aria-controls={panelId}
             tabIndex={selected ? 0 : -1}
             data-testid={`tab-${tab.mode}`}
+            {...earlyProps(live)}
             onClick={() => onChange(tab.mode)}
           >
             {tab.mode === 'text' ? <Icon icon={icons.text} /> : <Icon icon={icons.image} />}

@@ -1,27 +1,40 @@
-/** The header's main navigation on wide screens: Home, the AI Tools dropdown, then the links. */
-import type { PublicUser } from '../../../shared/api/auth.ts';
+/**
+ * The header's main navigation on wide screens: Home, the AI Tools dropdown, then the links.
+ * Static markup; header.ts opens the dropdown (dropdown.ts) and shows the signed-in links.
+ */
 import * as icons from '../../lib/icons/index.ts';
 import { localizePath, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import { GENERATOR_PATH, generatorHref } from '../../lib/site.ts';
 import Icon from '../shared/Icon.tsx';
-import { useDropdown } from './dropdown.ts';
 import { isCurrent } from './parts.tsx';
+
+/** Who sees a link: everyone, a signed-in user, or a user who manages the blog (spec 2, 6). */
+type Audience = 'everyone' | 'user' | 'editor';
 
 interface NavLink {
   href: string;
   label: string;
+  audience: Audience;
 }
 
-/** Links after the AI Tools group; History and Blog Admin depend on the user (spec 2, 6). */
-export function trailingLinks(user: PublicUser | null, locale: Locale): NavLink[] {
+/**
+ * Links after the AI Tools group. History and Blog Admin are in the markup for everyone and
+ * hidden until header.ts knows the user may see them (`data-audience`).
+ */
+export function trailingLinks(locale: Locale): NavLink[] {
   const links: NavLink[] = [
-    { href: '/pricing', label: m.nav_pricing(locale) },
-    { href: '/blog', label: m.nav_blog(locale) },
+    { href: '/pricing', label: m.nav_pricing(locale), audience: 'everyone' },
+    { href: '/blog', label: m.nav_blog(locale), audience: 'everyone' },
+    { href: '/video-history', label: m.nav_history(locale), audience: 'user' },
+    { href: '/blog-admin', label: m.nav_blog_admin(locale), audience: 'editor' },
   ];
-  if (user) links.push({ href: '/video-history', label: m.nav_history(locale) });
-  if (user?.can_manage_blog) links.push({ href: '/blog-admin', label: m.nav_blog_admin(locale) });
   return links.map((link) => ({ ...link, href: localizePath(link.href, locale) }));
+}
+
+/** Props of a link's list item: hidden, and marked for header.ts, when not for everyone. */
+export function audienceProps(audience: Audience) {
+  return audience === 'everyone' ? {} : { hidden: true, 'data-audience': audience };
 }
 
 /** The two generator modes, as the dropdown and the mobile menu list them. */
@@ -44,20 +57,28 @@ export function aiTools(locale: Locale) {
   ] as const;
 }
 
+const TOOLS_PANEL_ID = 'site-nav-tools';
+
+/**
+ * The AI Tools button is marked not ready (aria-disabled, data-early) until header.ts runs: a
+ * click before that is kept by the layout's recorder and replayed (site/islands/shared/early-tap.ts).
+ */
 function AiToolsDropdown({ path, locale }: { path?: string; locale: Locale }) {
-  const { containerRef, buttonProps, panelProps } = useDropdown<HTMLLIElement, HTMLUListElement>();
   return (
-    <li className="dropdown" ref={containerRef}>
+    <li className="dropdown" data-dropdown="">
       <button
         type="button"
         className="nav-link"
-        {...buttonProps}
+        aria-expanded="false"
+        aria-controls={TOOLS_PANEL_ID}
+        aria-disabled="true"
+        data-early=""
         aria-current={isCurrent(path, localizePath(GENERATOR_PATH, locale)) ? 'page' : undefined}
       >
         {m.nav_ai_tools(locale)}
         <Icon icon={icons.chevronDown} className="chevron" />
       </button>
-      <ul {...panelProps} className="dropdown__panel">
+      <ul id={TOOLS_PANEL_ID} className="dropdown__panel" hidden>
         {aiTools(locale).map(({ mode, icon, href, label, hint }) => (
           <li key={mode}>
             <a className="dropdown__item" href={href}>
@@ -74,13 +95,7 @@ function AiToolsDropdown({ path, locale }: { path?: string; locale: Locale }) {
   );
 }
 
-interface NavMenuProps {
-  path?: string;
-  user: PublicUser | null;
-  locale: Locale;
-}
-
-export default function NavMenu({ path, user, locale }: NavMenuProps) {
+export default function NavMenu({ path, locale }: { path?: string; locale: Locale }) {
   const home = localizePath('/', locale);
   return (
     <nav className="site-nav" aria-label={m.nav_main_label(locale)}>
@@ -95,8 +110,8 @@ export default function NavMenu({ path, user, locale }: NavMenuProps) {
           </a>
         </li>
         <AiToolsDropdown path={path} locale={locale} />
-        {trailingLinks(user, locale).map(({ href, label }) => (
-          <li key={href}>
+        {trailingLinks(locale).map(({ href, label, audience }) => (
+          <li key={href} {...audienceProps(audience)}>
             <a
               className="nav-link"
               href={href}

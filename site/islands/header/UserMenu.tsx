@@ -1,29 +1,32 @@
-/** The signed-in user's menu in the header bar: avatar and name, opening identity and Sign out. */
-import type { PublicUser } from '../../../shared/api/auth.ts';
+/**
+ * The signed-in user's menu in the header bar: avatar and name, opening identity and Sign out.
+ * Hidden until header.ts has a signed-in user to fill in; dropdown.ts opens and closes it.
+ */
 import type { Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
-import { useDropdown } from './dropdown.ts';
-import { AccountIdentity, Avatar, displayName, SignOutButton } from './parts.tsx';
+import { AccountIdentity, Avatar, SignOutButton } from './parts.tsx';
 
-export default function UserMenu({ user, locale }: { user: PublicUser; locale: Locale }) {
-  const { containerRef, buttonProps, panelProps } = useDropdown<HTMLDivElement, HTMLDivElement>();
+const ACCOUNT_PANEL_ID = 'site-account-panel';
+
+export default function UserMenu({ locale }: { locale: Locale }) {
   return (
-    <div className="dropdown account-menu" ref={containerRef}>
+    <div className="dropdown account-menu" data-dropdown="" data-signed-in="" hidden>
       <button
         type="button"
         className="account-button"
         aria-label={m.header_account_menu(locale)}
-        {...buttonProps}
+        aria-expanded="false"
+        aria-controls={ACCOUNT_PANEL_ID}
       >
-        <Avatar user={user} />
-        <span className="account-button__name">{displayName(user)}</span>
+        <Avatar />
+        <span className="account-button__name" data-user-name="" />
         <Icon icon={icons.chevronDown} className="chevron" />
       </button>
-      <div {...panelProps} className="dropdown__panel dropdown__panel--end">
+      <div id={ACCOUNT_PANEL_ID} className="dropdown__panel dropdown__panel--end" hidden>
         <div className="account-summary">
-          <AccountIdentity user={user} />
+          <AccountIdentity />
         </div>
         <SignOutButton className="dropdown__item" locale={locale} />
       </div>

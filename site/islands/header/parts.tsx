@@ -1,18 +1,16 @@
-/** Pieces the header bar and the mobile menu both show: the brand, the user and the credits. */
-import { useState } from 'react';
-import type { PublicUser } from '../../../shared/api/auth.ts';
+/**
+ * Pieces the header bar and the mobile menu both show: the brand, the user and the credits.
+ * Rendered once at build time with no user: the header's script (header.ts) fills in the
+ * signed-in user's name, email, picture and credits where the `data-user-*` and `data-credits*`
+ * hooks are, and shows what is `hidden` here.
+ */
 import { localizePath, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import { formatCredits, formatNumber } from '../../lib/format.ts';
 import * as icons from '../../lib/icons/index.ts';
 import { BRAND } from '../../lib/site.ts';
-import { signOut } from '../../stores/auth.ts';
+import { LOGIN_PATH } from '../../stores/google-sign-in.ts';
 import Icon, { LogoMark } from '../shared/Icon.tsx';
-
-/** Spec 2: name, otherwise the part of the email before the at-sign. */
-export function displayName(user: PublicUser): string {
-  return user.name?.trim() || user.email.split('@')[0] || user.email;
-}
 
 /** Path of the current page is `href` (for aria-current). */
 export function isCurrent(path: string | undefined, href: string): boolean {
@@ -20,97 +18,104 @@ export function isCurrent(path: string | undefined, href: string): boolean {
 }
 
 /** The brand link home: logo mark and name. */
-export function Brand({ locale, onClick }: { locale: Locale; onClick?: () => void }) {
+export function Brand({ locale }: { locale: Locale }) {
   return (
-    <a className="brand" href={localizePath('/', locale)} onClick={onClick}>
+    <a className="brand" href={localizePath('/', locale)}>
       <LogoMark />
       <span>{BRAND}</span>
     </a>
   );
 }
 
-/** Avatar: picture, else avatar_url, else a generic person icon (spec 2). */
-export function Avatar({ user, large = false }: { user: PublicUser; large?: boolean }) {
-  const src = user.picture || user.avatar_url || null;
-  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+/**
+ * The avatar: the user's picture once the script sets one (and while it loads), else the generic
+ * person icon (spec 2).
+ */
+export function Avatar({ large = false }: { large?: boolean }) {
+  const size = large ? 44 : 32;
   return (
-    <span className={large ? 'avatar avatar--lg' : 'avatar'}>
-      {src && failedSrc !== src ? (
-        <img
-          src={src}
-          alt=""
-          width={large ? 44 : 32}
-          height={large ? 44 : 32}
-          // Google-hosted avatars refuse requests that carry a referrer.
-          referrerPolicy="no-referrer"
-          onError={() => setFailedSrc(src)}
-        />
-      ) : (
-        <Icon icon={icons.person} />
-      )}
+    <span className={large ? 'avatar avatar--lg' : 'avatar'} data-avatar="">
+      {/* Google-hosted avatars refuse requests that carry a referrer. */}
+      <img alt="" width={size} height={size} referrerPolicy="no-referrer" hidden />
+      <Icon icon={icons.person} />
     </span>
   );
 }
 
 /** The large avatar with the user's name and email (account menu, mobile menu). */
-export function AccountIdentity({ user }: { user: PublicUser }) {
+export function AccountIdentity() {
   return (
     <>
-      <Avatar user={user} large />
+      <Avatar large />
       <div className="account-summary__text">
-        <p className="account-summary__name">{displayName(user)}</p>
-        <p className="account-summary__email">{user.email}</p>
+        <p className="account-summary__name" data-user-name="" />
+        <p className="account-summary__email" data-user-email="" />
       </div>
     </>
   );
 }
 
 interface CreditsPillProps {
-  credits: number;
   locale: Locale;
   testId?: string;
   title?: string;
-  onClick?: () => void;
 }
 
-/** The balance, linking to the pricing page to buy more. */
-export function CreditsPill({ credits, locale, testId, title, onClick }: CreditsPillProps) {
+/** The balance, linking to the pricing page to buy more; the script keeps the count. */
+export function CreditsPill({ locale, testId, title }: CreditsPillProps) {
   return (
     <a
       className="credits-pill"
       href={localizePath('/pricing', locale)}
       data-testid={testId}
-      aria-label={formatCredits(credits, locale)}
+      data-credits=""
+      aria-label={formatCredits(0, locale)}
       title={title}
-      onClick={onClick}
     >
       <Icon icon={icons.coin} />
-      <span aria-hidden="true">{formatNumber(credits, locale)}</span>
+      <span aria-hidden="true" data-credits-count="">
+        {formatNumber(0, locale)}
+      </span>
     </a>
   );
 }
 
 /**
- * The Sign out item of both menus, busy while the server call runs. On success the page navigates
- * away; on failure (logged) the menu stays open (spec 8).
+ * The Sign out item of both menus. The script makes it busy while the server call runs; on
+ * success the page navigates away, on failure (logged) the menu stays open (spec 8).
  */
-export function SignOutButton({ className, locale }: { className: string; locale: Locale }) {
-  const [signingOut, setSigningOut] = useState(false);
-  const onSignOut = async () => {
-    setSigningOut(true);
-    const signedOut = await signOut();
-    if (!signedOut) setSigningOut(false);
-  };
+export function SignOutButton({
+  className,
+  locale,
+  signedInOnly = false,
+}: {
+  className: string;
+  locale: Locale;
+  /** Hidden until header.ts has a signed-in user (where no signed-in container holds it). */
+  signedInOnly?: boolean;
+}) {
   return (
     <button
       type="button"
       className={className}
-      onClick={onSignOut}
-      disabled={signingOut}
-      aria-busy={signingOut}
+      data-sign-out=""
+      {...(signedInOnly ? { hidden: true, 'data-signed-in': '' } : {})}
     >
       <Icon icon={icons.signOut} />
       {m.header_sign_out(locale)}
     </button>
+  );
+}
+
+/**
+ * The Login link of the bar and the menu: shown while no session is stored (the layout's first
+ * script and then header.ts say so on `<html data-session>`). A real link to /login, so it works
+ * before any script; once the page offers Google's popup, header.ts opens that instead.
+ */
+export function LoginLink({ className, locale }: { className: string; locale: Locale }) {
+  return (
+    <a className={className} href={localizePath(LOGIN_PATH, locale)} data-sign-in="">
+      {m.header_login(locale)}
+    </a>
   );
 }

@@ -1,8 +1,9 @@
 /**
  * Monthly or yearly billing for the plans (issue 20 item 1). Two radio buttons (arrow keys move
  * between them, a screen reader hears "Billing, radio group"). The choice goes to $billingCycle,
- * which the plan buttons buy with, and to the plans section's `data-cycle`, which shows the
- * cards' monthly or yearly prices (static HTML: monthly until this island runs).
+ * which the plan buttons buy with. The cards show the prices of the checked cycle by CSS alone
+ * (CycleSwitch.css), so the switch works from the first paint, before this island runs; the
+ * island then adopts a choice made meanwhile.
  */
 import { useEffect, useId, useRef } from 'react';
 import type { BillingCycle } from '../../../shared/billing.ts';
@@ -22,24 +23,25 @@ const CYCLES: Array<{ value: BillingCycle; label: (locale: Locale) => string }> 
   { value: 'yearly', label: m.pricing_yearly },
 ];
 
+const isCycle = (value: string | undefined): value is BillingCycle =>
+  CYCLES.some((cycle) => cycle.value === value);
+
 export default function CycleSwitch({ bestSaving, locale }: CycleSwitchProps) {
   const cycle = useHydratedStore($billingCycle);
   const ref = useRef<HTMLFieldSetElement>(null);
   const name = useId();
 
   useEffect(() => {
-    const section = ref.current?.closest<HTMLElement>('[data-billing-section]');
-    if (section) section.dataset.cycle = cycle;
-  }, [cycle]);
+    // A cycle checked before hydration (React keeps the page's checked state while hydrating).
+    const checked = ref.current?.querySelector<HTMLInputElement>('input:checked')?.value;
+    if (isCycle(checked) && checked !== $billingCycle.get()) $billingCycle.set(checked);
+  }, []);
 
   return (
     <fieldset ref={ref} className="cycle-switch" data-testid="billing-cycle">
       <legend className="sr-only">{m.pricing_billing(locale)}</legend>
       {CYCLES.map((option) => (
-        <label
-          key={option.value}
-          className={`cycle-switch__option${cycle === option.value ? ' cycle-switch__option--on' : ''}`}
-        >
+        <label key={option.value} className="cycle-switch__option">
           <input
             type="radio"
             name={name}

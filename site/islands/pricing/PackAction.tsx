@@ -1,9 +1,13 @@
-/** A credit pack's button: neutral until the stored session is known, then 'Buy Now'. */
+/**
+ * A credit pack's button: neutral until the stored session is known, then 'Buy Now'. The neutral
+ * button is marked not ready rather than disabled: a tap on it is replayed once it can act.
+ */
 import { useMemo } from 'react';
 import type { Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import { $authReady } from '../../stores/auth.ts';
 import { startPurchase, type PurchaseItem } from '../../stores/subscription.ts';
+import { earlyProps, useEarlyTap } from '../shared/use-early-tap.ts';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 interface PackActionProps {
@@ -25,9 +29,16 @@ export default function PackAction({ pack, locale }: PackActionProps) {
     [pack.id, pack.name, pack.price, pack.credits],
   );
 
-  if (!ready) {
+  const { live, ref } = useEarlyTap<HTMLButtonElement>(ready);
+
+  if (!live) {
     return (
-      <button type="button" className="btn btn-block plan-action plan-action--pending" disabled>
+      <button
+        ref={ref}
+        type="button"
+        className="btn btn-block plan-action plan-action--pending"
+        {...earlyProps(live)}
+      >
         <span className="spinner spinner-sm" aria-hidden="true" />
         <span className="sr-only">{m.pricing_loading(locale)}</span>
       </button>
@@ -36,6 +47,7 @@ export default function PackAction({ pack, locale }: PackActionProps) {
 
   return (
     <button
+      ref={ref}
       type="button"
       className="btn btn-secondary btn-block plan-action"
       aria-label={m.pricing_buy_pack_label(locale, { pack: pack.name })}

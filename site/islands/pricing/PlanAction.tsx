@@ -3,6 +3,8 @@
  * 'Subscribe' without a subscription; while one is active every plan button is disabled, the
  * current plan is marked 'Current' with 'Current Plan' and the others read
  * 'Switch Plan (Cancel First)'. Subscribe buys the plan in the cycle the page's switch shows.
+ * The neutral button is marked not ready rather than disabled, so a tap on it (from the first
+ * paint on) is kept and replayed once the button can act (site/islands/shared/use-early-tap.ts).
  */
 import { useMemo } from 'react';
 import type { Locale } from '../../i18n/locales.ts';
@@ -14,6 +16,7 @@ import {
   startPurchase,
   type PurchaseItem,
 } from '../../stores/subscription.ts';
+import { earlyProps, useEarlyTap } from '../shared/use-early-tap.ts';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
 interface PlanActionProps {
@@ -52,10 +55,16 @@ export default function PlanAction({ plan, nameId, featured = false, locale }: P
 
   const signedIn = ready && Boolean(token && user);
   const pending = !ready || (signedIn && !status.loaded);
+  const { live, ref } = useEarlyTap<HTMLButtonElement>(!pending);
 
-  if (pending) {
+  if (!live) {
     return (
-      <button type="button" className="btn btn-block plan-action plan-action--pending" disabled>
+      <button
+        ref={ref}
+        type="button"
+        className="btn btn-block plan-action plan-action--pending"
+        {...earlyProps(live)}
+      >
         <span className="spinner spinner-sm" aria-hidden="true" />
         <span className="sr-only">{m.pricing_checking_plan(locale)}</span>
       </button>
@@ -86,6 +95,7 @@ export default function PlanAction({ plan, nameId, featured = false, locale }: P
 
   return (
     <button
+      ref={ref}
       type="button"
       className={`btn btn-block plan-action ${featured ? 'btn-primary' : 'btn-secondary'}`}
       aria-label={SUBSCRIBE_LABELS[cycle](locale, { plan: plan.name })}

@@ -18,7 +18,10 @@ interface TabKeyEvent {
 /** On Tab, keep focus inside `container`; any other key is left alone. */
 export function keepTabInside(event: TabKeyEvent, container: HTMLElement): void {
   if (event.key !== 'Tab') return;
-  const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  // Only what is shown: the header's menu keeps its signed-in and signed-out parts, one hidden.
+  const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (item) => item.getClientRects().length > 0,
+  );
   const first = items[0];
   const last = items[items.length - 1];
   if (!first || !last) {
