@@ -9,7 +9,9 @@
  */
 import { userInfo } from 'node:os';
 import { loadConfig, loadDotEnv } from '../server/config.ts';
-import { openPglite, openPostgres, type Database } from '../server/core/db.ts';
+import type { Database } from '../server/core/db.ts';
+import { openPglite } from '../server/core/db-pglite.ts';
+import { openPostgres } from '../server/core/db-postgres.ts';
 import {
   acquireEmbeddedLock,
   EmbeddedDatabaseInUseError,

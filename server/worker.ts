@@ -12,7 +12,7 @@ import { logStream } from './core/log.ts';
 import { createMediaStore } from './core/media-store/index.ts';
 import { createMetrics, serveMetrics } from './core/metrics.ts';
 import { addQueueGauges } from './domains/video/queue-metrics.ts';
-import { createConfiguredWorker } from './domains/video/setup.ts';
+import { createConfiguredProviders, createConfiguredWorker } from './domains/video/setup.ts';
 
 async function main(): Promise<void> {
   loadDotEnv();
@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   if (metricsServer) log.info(`metrics on http://${config.host}:${metricsServer.port}/metrics`);
   // Results and image-mode uploads: the same store as the API instances (S3_BUCKET on several machines).
   const store = createMediaStore(config);
-  const worker = createConfiguredWorker(config, db, log, store, undefined, metrics);
+  const providers = await createConfiguredProviders(config);
+  const worker = createConfiguredWorker(config, db, log, store, providers, metrics);
   worker.start();
   let closing = false;
   const shutdown = (signal: string) => {

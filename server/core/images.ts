@@ -3,9 +3,9 @@
  * size and in pixels, and re-encoded with sharp so metadata (EXIF, GPS) and anything smuggled
  * after the image data is gone. Decoding is the expensive part (a 40-megapixel PNG takes over
  * 100 MB while it is decoded), so decodes across the process take turns (finding 13 of issue 16).
+ * sharp (libvips) is imported by the first decode, not at start-up (issue 33).
  */
 import { availableParallelism } from 'node:os';
-import sharp from 'sharp';
 import { MEGABYTE } from '../../shared/images.ts';
 import { AppError, badRequest } from './errors.ts';
 import { msg } from './api-messages.ts';
@@ -109,6 +109,7 @@ const unreadable = () => badRequest(msg('images.unreadable'), 'IMAGE_UNREADABLE'
 
 /** Refuses an image whose header declares more than MAX_INPUT_PIXELS, before any decode. */
 async function checkPixels(bytes: Buffer, animated: boolean): Promise<void> {
+  const { default: sharp } = await import('sharp');
   let width: number | undefined;
   let height: number | undefined;
   try {
@@ -147,6 +148,7 @@ export async function reencodeImage(
   const animated = !as && (type === 'gif' || type === 'webp');
   return imageDecodes.run(async () => {
     await checkPixels(bytes, animated);
+    const { default: sharp } = await import('sharp');
     try {
       let image = sharp(bytes, { animated, limitInputPixels: MAX_INPUT_PIXELS })
         .rotate()

@@ -2,10 +2,11 @@
  * The Redis connection behind the rate limits when REDIS_URL is set (@fastify/rate-limit's own
  * Redis store counts in it). Tuned to fail fast: no offline queue, one retry per command, short
  * connect and command timeouts, so a Redis outage costs a request a few milliseconds, not a hang; the
- * client keeps reconnecting in the background.
+ * client keeps reconnecting in the background. ioredis is imported on connect: a start without
+ * REDIS_URL never loads it.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 const CONNECT_TIMEOUT_MS = 2000;
 const COMMAND_TIMEOUT_MS = 1000;
@@ -20,6 +21,7 @@ export async function connectRateLimitRedis(
   log: FastifyBaseLogger,
   onError: (error: unknown) => void,
 ): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     connectTimeout: CONNECT_TIMEOUT_MS,
     maxRetriesPerRequest: 1,

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openPglite, queryRows, type Db } from '../../server/core/db.ts';
+import { queryRows, type Db } from '../../server/core/db.ts';
+import { openPglite } from '../../server/core/db-pglite.ts';
 import { acquireEmbeddedLock } from '../../server/core/embedded-lock.ts';
 import { siteDirs } from '../../server/domains/site-build/release.ts';
 import {

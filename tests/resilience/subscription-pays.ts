@@ -10,7 +10,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openPostgres, queryRows } from '../../server/core/db.ts';
+import { queryRows } from '../../server/core/db.ts';
+import { openPostgres } from '../../server/core/db-postgres.ts';
 import { ACTIVE_SUBSCRIPTION_STATUSES } from '../../server/db/schema.ts';
 import { BILLING_MESSAGES, findPlan } from '../../shared/billing.ts';
 import { localCheckoutForm } from '../helpers/local-checkout.ts';

@@ -10,7 +10,8 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openPostgres, queryRows } from '../../server/core/db.ts';
+import { queryRows } from '../../server/core/db.ts';
+import { openPostgres } from '../../server/core/db-postgres.ts';
 import { siteDirs } from '../../server/domains/site-build/release.ts';
 import { startStripeFake, type SignedEvent } from '../fakes/stripe/index.ts';
 import {

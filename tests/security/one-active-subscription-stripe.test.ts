@@ -271,7 +271,7 @@ describe('One active subscription per user', () => {
       await deliverAll(
         stripe.completeCheckout(await buy(gil.token, { type: 'subscription', plan_id: 'lite' })),
       );
-      const real = createStripeProvider({
+      const real = await createStripeProvider({
         secretKey: stripe.secretKey,
         webhookSecret: stripe.webhookSecret,
         apiBase: new URL(stripe.url),

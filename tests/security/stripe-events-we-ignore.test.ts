@@ -118,11 +118,11 @@ describe.each(databaseKinds)('Stripe events we ignore today, on %s', (kind) => {
       await t.app.inject({ url: `/api/stripe/checkout/${sessionId}`, headers: bearer(token) })
     ).json();
   /** The hourly scheduled grants, run by hand with a chosen clock (the scheduler is off in tests). */
-  const runScheduledGrants = (now: Date) =>
+  const runScheduledGrants = async (now: Date) =>
     createBillingService({
       db: t.database.db,
       config: t.config,
-      provider: createStripeProvider(t.config.stripe!),
+      provider: await createStripeProvider(t.config.stripe!),
       log: t.app.log,
     }).runScheduledGrants(now);
   const ledgerIsValid = async (userId: string) =>

@@ -64,14 +64,14 @@ describe('the descriptors', () => {
     }
   });
 
-  it('declare the capabilities their adapters have: webhooks exactly where they verify them', () => {
+  it('declare the capabilities their adapters have: webhooks exactly where they verify them', async () => {
     for (const p of PROVIDERS) {
       const settings = p.settings(
         Object.fromEntries(
           p.env.map((v) => [v.name, p.requires.includes(v.name) ? 'x' : v.default]),
         ),
       );
-      const adapter = p.create(settings, { dataDir: '/nonexistent' });
+      const adapter = await p.create(settings, { dataDir: '/nonexistent' });
       expect(adapter.name, p.name).toBe(p.name);
       expect(adapter.verifyWebhook !== undefined, p.name).toBe(p.capabilities.webhooks);
     }

@@ -4,19 +4,9 @@
  * time, so a put holds at most a few parts in memory whatever the object's size; reads hand back
  * the response body as it arrives. Browsers fetch objects from MEDIA_PUBLIC_URL (a CDN in front
  * of the bucket) or through presigned GET URLs. Errors name the bucket and key, never the credentials.
+ * The SDK is imported on the store's first call, so a start without S3_BUCKET never loads it.
  */
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsCommand,
-  PutObjectCommand,
-  S3Client,
-  type GetObjectCommandOutput,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { S3Settings } from '../../config-scale.ts';
@@ -48,22 +38,40 @@ interface SdkError {
 const statusOf = (error: unknown) => (error as SdkError).$metadata?.httpStatusCode;
 const nameOf = (error: unknown) => (error as SdkError).name ?? '';
 
+/** The three SDK packages the store calls, imported together once per process. */
+const loadSdk = async () => {
+  const [s3, storage, presigner] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/lib-storage'),
+    import('@aws-sdk/s3-request-presigner'),
+  ]);
+  return { ...s3, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
+};
+let sdkLoad: ReturnType<typeof loadSdk> | null = null;
+
 export function createS3MediaStore(
   settings: S3Settings,
   options: S3MediaStoreOptions = {},
 ): MediaStore {
   const { bucket } = settings;
   const listPageSize = options.listPageSize ?? 1000;
-  const client = new S3Client({
-    region: settings.region,
-    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-    forcePathStyle: settings.forcePathStyle,
-    ...(settings.credentials ? { credentials: settings.credentials } : {}),
-    // The SDK's default (since 3.729) sends aws-chunked bodies with CRC32 trailers on every put;
-    // s3rver and several S3-compatible stores reject them. Checksums only where S3 requires one.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  /** Made on the first call, once the SDK is loaded; null until then (close has nothing to free). */
+  let made: S3Client | null = null;
+  const connect = async () => {
+    const sdk = await (sdkLoad ??= loadSdk());
+    made ??= new sdk.S3Client({
+      region: settings.region,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      forcePathStyle: settings.forcePathStyle,
+      ...(settings.credentials ? { credentials: settings.credentials } : {}),
+      // The SDK's default (since 3.729) sends aws-chunked bodies with CRC32 trailers on every
+      // put; s3rver and several S3-compatible stores reject them. Checksums only where S3
+      // requires one.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    return { sdk, client: made };
+  };
 
   /** An SDK failure as an Error naming the operation, bucket and key (the SDK's as cause). */
   function failure(operation: string, key: string | null, error: unknown): Error {
@@ -93,12 +101,13 @@ export function createS3MediaStore(
       ContentType: options.contentType,
       ...(options.cacheControl ? { CacheControl: options.cacheControl } : {}),
     };
+    const { sdk, client } = await connect();
     try {
       if (typeof body === 'string' || Buffer.isBuffer(body)) {
-        await client.send(new PutObjectCommand({ ...params, Body: body }));
+        await client.send(new sdk.PutObjectCommand({ ...params, Body: body }));
       } else {
         const stream = body instanceof Readable ? body : createReadStream(body.file);
-        const upload = new Upload({
+        const upload = new sdk.Upload({
           client,
           params: { ...params, Body: stream },
           partSize: PART_SIZE,
@@ -114,8 +123,9 @@ export function createS3MediaStore(
 
   async function head(key: string): Promise<StoredObject | null> {
     assertKey(key);
+    const { sdk, client } = await connect();
     try {
-      const output = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      const output = await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
       return describe(output, output.ContentLength ?? 0);
     } catch (error) {
       // A HEAD answer has no body: a missing key is a bare 404 the SDK names NotFound.
@@ -130,10 +140,11 @@ export function createS3MediaStore(
   ): Promise<ObjectRead | null> {
     assertKey(key);
     if (range) checkRange(range);
+    const { sdk, client } = await connect();
     let output: GetObjectCommandOutput;
     try {
       output = await client.send(
-        new GetObjectCommand({
+        new sdk.GetObjectCommand({
           Bucket: bucket,
           Key: key,
           ...(range ? { Range: `bytes=${range.start}-${range.end ?? ''}` } : {}),
@@ -165,8 +176,9 @@ export function createS3MediaStore(
 
   async function remove(key: string): Promise<void> {
     assertKey(key);
+    const { sdk, client } = await connect();
     try {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
     } catch (error) {
       // S3 answers 204 for a missing key; some compatible stores answer 404.
       if (nameOf(error) === 'NoSuchKey' || nameOf(error) === 'NotFound') return;
@@ -179,12 +191,13 @@ export function createS3MediaStore(
   // ListObjectsV2; V2's continuation tokens are what s3rver cannot make on Node 24 (it enciphers
   // them with DES, which Node 24's OpenSSL refuses), so a truncated V2 page there is a 500.
   async function* list(prefix: string): AsyncGenerator<string> {
+    const { sdk, client } = await connect();
     let after: string | undefined;
     for (;;) {
       let page;
       try {
         page = await client.send(
-          new ListObjectsCommand({
+          new sdk.ListObjectsCommand({
             Bucket: bucket,
             Prefix: prefix,
             MaxKeys: listPageSize,
@@ -206,7 +219,8 @@ export function createS3MediaStore(
     if (settings.publicUrl) {
       return `${settings.publicUrl}/${key.split('/').map(encodeURIComponent).join('/')}`;
     }
-    return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key }), {
+    const { sdk, client } = await connect();
+    return sdk.getSignedUrl(client, new sdk.GetObjectCommand({ Bucket: bucket, Key: key }), {
       expiresIn: settings.urlTtlSeconds,
     });
   }
@@ -222,14 +236,15 @@ export function createS3MediaStore(
     list,
     publicUrl,
     async check() {
+      const { sdk, client } = await connect();
       try {
-        await client.send(new HeadBucketCommand({ Bucket: bucket }));
+        await client.send(new sdk.HeadBucketCommand({ Bucket: bucket }));
       } catch (error) {
         throw failure('check', null, error);
       }
     },
     async close() {
-      client.destroy();
+      made?.destroy();
     },
   };
 }

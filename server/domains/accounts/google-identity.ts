@@ -1,10 +1,10 @@
 /**
  * Google identity provider: turns a Google ID token (GIS credential) or an OAuth access token into
  * a verified profile. Pure: no Fastify, no database; the accounts service decides what a profile
- * means for users and sessions.
+ * means for users and sessions. jose is imported with the first ID token: a start without Google
+ * sign-in never loads it.
  */
-import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify } from 'jose';
-import type { JWTPayload } from 'jose';
+import type * as Jose from 'jose';
 import type { Config } from '../../config.ts';
 import { msg, type ApiText } from '../../core/api-messages.ts';
 
@@ -68,11 +68,17 @@ export function createGoogleIdentity(
   google: Config['google'],
   fetchImpl: typeof fetch = fetch,
 ): GoogleIdentity {
+  const jwksUrl = new URL(google.jwksUrl);
   // One key set per instance so Google's keys are cached across sign-ins (jose honours cooldowns).
-  const jwks = createRemoteJWKSet(new URL(google.jwksUrl), {
-    timeoutDuration: HTTP_TIMEOUT_MS,
-    [customFetch]: (url, init) => fetchImpl(url, init),
-  });
+  const loadKeys = async () => {
+    const jose = await import('jose');
+    const jwks = jose.createRemoteJWKSet(jwksUrl, {
+      timeoutDuration: HTTP_TIMEOUT_MS,
+      [jose.customFetch]: (url, init) => fetchImpl(url, init),
+    });
+    return { jose, jwks };
+  };
+  let keys: ReturnType<typeof loadKeys> | null = null;
 
   function requireClientId(): string {
     if (!google.clientId) throw new GoogleIdentityError('GOOGLE_NOT_CONFIGURED');
@@ -81,16 +87,17 @@ export function createGoogleIdentity(
 
   async function verifyIdToken(credential: string): Promise<GoogleProfile> {
     const clientId = requireClientId();
-    let payload: JWTPayload;
+    const { jose, jwks } = await (keys ??= loadKeys());
+    let payload: Jose.JWTPayload;
     try {
-      ({ payload } = await jwtVerify(credential, jwks, {
+      ({ payload } = await jose.jwtVerify(credential, jwks, {
         algorithms: ['RS256'],
         issuer: GOOGLE_ISSUERS,
         audience: clientId,
         clockTolerance: CLOCK_TOLERANCE_S,
       }));
     } catch (err) {
-      throw fromJoseError(err);
+      throw fromJoseError(err, jose.errors);
     }
     return profileFromClaims(payload, { requireSub: true });
   }
@@ -190,7 +197,7 @@ function profileFromClaims(
 }
 
 /** Maps jose's verification errors to our codes; anything outside jose is a transport failure. */
-function fromJoseError(err: unknown): GoogleIdentityError {
+function fromJoseError(err: unknown, joseErrors: typeof Jose.errors): GoogleIdentityError {
   if (err instanceof GoogleIdentityError) return err;
   const cause = { cause: err };
   if (err instanceof joseErrors.JWTExpired) {

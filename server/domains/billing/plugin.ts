@@ -29,7 +29,8 @@ export const billingPlugin = fp(
     },
   ) => {
     const { config, db } = opts;
-    const stripe = opts.stripe ?? (config.stripe ? createStripeProvider(config.stripe) : null);
+    const stripe =
+      opts.stripe ?? (config.stripe ? await createStripeProvider(config.stripe) : null);
     const billing = createBillingService({
       db,
       config,

@@ -32,7 +32,7 @@ export const videoPlugin = fp(
   async (app: FastifyInstance, opts: { config: Config; db: Db }) => {
     const { config } = opts;
     const media = createVideoMedia(app.mediaStore, config.dataDir);
-    const providers = createConfiguredProviders(config);
+    const providers = await createConfiguredProviders(config);
     const video = createVideoService({
       db: opts.db,
       media,
@@ -60,6 +60,6 @@ export const videoPlugin = fp(
   },
   {
     name: 'video',
-    dependencies: ['database', 'access', 'auth', 'multipart', 'health', 'metrics', 'media-store'],
+    dependencies: ['database', 'access', 'auth', 'health', 'metrics', 'media-store'],
   },
 );

@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { currentUser } from '../../core/auth.ts';
 import { AppError, badRequest, knownClientError } from '../../core/errors.ts';
 import { refuseNul } from '../../core/request-input.ts';
+import { multipartPlugin } from '../../core/uploads.ts';
 import { ErrorResponse } from '../../contracts/common.ts';
 import {
   GenerateResponse,
@@ -25,6 +26,58 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
   const { video } = opts;
   const tags = ['video'];
 
+  // The one route here that reads a form, in a scope of its own (core/uploads.ts).
+  await app.register(async (scope) => {
+    await scope.register(multipartPlugin);
+    generateRoute(scope, video, tags);
+  });
+
+  app.get(
+    '/api/video/status/:taskId',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: 'Status of one of your video tasks',
+        params: TaskParams,
+        response: { 200: TaskStatusResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await video.status(currentUser(request).id, request.params.taskId),
+    }),
+  );
+
+  app.get(
+    '/api/video/history',
+    {
+      config: { access: 'user', signInMessage: msg('video.history_sign_in_required') },
+      schema: {
+        tags,
+        summary: 'Your completed videos, newest first',
+        querystring: HistoryQuery,
+        response: { 200: HistoryResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { page, limit, cursor } = request.query;
+      const userId = currentUser(request).id;
+      if (cursor !== undefined && page > 1) {
+        throw badRequest(msg('video.cursor_with_page'), 'CURSOR_WITH_PAGE');
+      }
+      const data =
+        cursor === undefined
+          ? await video.history(userId, page, limit)
+          : await video.historyAfter(userId, cursor, limit);
+      return { success: true as const, data, message: answerText('common.ok') };
+    },
+  );
+}
+
+/** POST /api/video/generate: prompt, model and (image mode) one image, as multipart. */
+function generateRoute(fastify: FastifyInstance, video: VideoService, tags: string[]) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/api/video/generate',
     {
@@ -94,48 +147,6 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
         image,
       });
       return { success: true as const, data: result, message: answerText('video.started') };
-    },
-  );
-
-  app.get(
-    '/api/video/status/:taskId',
-    {
-      config: { access: 'user' },
-      schema: {
-        tags,
-        summary: 'Status of one of your video tasks',
-        params: TaskParams,
-        response: { 200: TaskStatusResponse, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await video.status(currentUser(request).id, request.params.taskId),
-    }),
-  );
-
-  app.get(
-    '/api/video/history',
-    {
-      config: { access: 'user', signInMessage: msg('video.history_sign_in_required') },
-      schema: {
-        tags,
-        summary: 'Your completed videos, newest first',
-        querystring: HistoryQuery,
-        response: { 200: HistoryResponse, ...errors },
-      },
-    },
-    async (request) => {
-      const { page, limit, cursor } = request.query;
-      const userId = currentUser(request).id;
-      if (cursor !== undefined && page > 1) {
-        throw badRequest(msg('video.cursor_with_page'), 'CURSOR_WITH_PAGE');
-      }
-      const data =
-        cursor === undefined
-          ? await video.history(userId, page, limit)
-          : await video.historyAfter(userId, cursor, limit);
-      return { success: true as const, data, message: answerText('common.ok') };
     },
   );
 }

@@ -14,17 +14,24 @@ import { PROVIDER_METRICS_LABELS, PROVIDERS, providerByName } from './providers/
 import type { VideoProvider } from './providers/types.ts';
 import { createVideoWorker, type Logger } from './worker.ts';
 
-/** The adapters by provider name: every routed one (config checked their credentials) and any other that is configured. */
-export function createConfiguredProviders(config: Config): Record<string, VideoProvider> {
+/**
+ * The adapters by provider name: every routed one (config checked their credentials) and any
+ * other that is configured. Only these adapters' modules are loaded (descriptor `create`).
+ */
+export async function createConfiguredProviders(
+  config: Config,
+): Promise<Record<string, VideoProvider>> {
   const routed = routedProviders(config.video);
-  const providers: Record<string, VideoProvider> = {};
-  for (const descriptor of PROVIDERS) {
+  const wanted = PROVIDERS.filter((descriptor) => {
     const settings = config.video.providers[descriptor.name];
-    if (routed.has(descriptor.name) || descriptor.configured(settings)) {
-      providers[descriptor.name] = descriptor.create(settings, { dataDir: config.dataDir });
-    }
-  }
-  return providers;
+    return routed.has(descriptor.name) || descriptor.configured(settings);
+  });
+  const adapters = await Promise.all(
+    wanted.map((descriptor) =>
+      descriptor.create(config.video.providers[descriptor.name], { dataDir: config.dataDir }),
+    ),
+  );
+  return Object.fromEntries(wanted.map((descriptor, i) => [descriptor.name, adapters[i]!]));
 }
 
 /** Default pause between two status checks: the local renderer takes seconds, Veo minutes. */
@@ -40,7 +47,8 @@ export function createConfiguredWorker(
   db: Db,
   log: Logger,
   store: MediaStore,
-  providers = createConfiguredProviders(config),
+  /** The app's `videoProviders`, or createConfiguredProviders(config) for a worker alone. */
+  providers: Record<string, VideoProvider>,
   metrics?: Metrics,
 ) {
   // The slowest routed provider sets the queue's estimate.

@@ -7,7 +7,6 @@
  * take the job, the task waits in the queue (status `pending`, position shown) until the soonest
  * of those times; its deadline alone refunds it.
  */
-import sharp from 'sharp';
 import type { RouteAttempt, VideoProviderHealthRow, VideoTaskRow } from '../../db/schema.ts';
 import * as health from './health-repository.ts';
 import { TASK_MESSAGES } from './messages.ts';
@@ -30,6 +29,8 @@ async function firstFrame(
   if (task.mode !== 'image' || !task.inputImage) return undefined;
   const png = await ctx.opts.media.readUpload(task.inputImage);
   if (provider === 'local') return { data: png, mimeType: 'image/png' };
+  // Imported here, not at start-up: only an image task for a hosted provider needs sharp.
+  const { default: sharp } = await import('sharp');
   return { data: await sharp(png).jpeg({ quality: 90 }).toBuffer(), mimeType: 'image/jpeg' };
 }
 

@@ -2,10 +2,11 @@
  * Stripe adapter: hosted Checkout Sessions (mode=payment for packs, mode=subscription with
  * recurring price_data for plans), subscription cancel, and signed webhook verification.
  * Amounts come from content/plans.json through the billing service, never from the client.
- * Stripe's JSON is read in stripe-events.ts; what leaves this adapter is typed.
+ * Stripe's JSON is read in stripe-events.ts; what leaves this adapter is typed. The SDK (two
+ * hundred modules) is imported when an adapter is made, so a start without Stripe never loads it.
  */
 import { createHash } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import {
   paymentOfInvoice,
   readCheckoutSession,
@@ -31,7 +32,8 @@ export interface StripeSettings {
   apiBase: URL | null;
 }
 
-function createStripeClient(settings: StripeSettings): Stripe {
+async function createStripeClient(settings: StripeSettings): Promise<Stripe> {
+  const { default: Stripe } = await import('stripe');
   return new Stripe(settings.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
@@ -52,15 +54,16 @@ export async function checkStripeAccount(
   settings: StripeSettings,
   timeoutMs: number,
 ): Promise<'live' | 'test'> {
-  const balance = await createStripeClient(settings).balance.retrieve(undefined, {
+  const stripe = await createStripeClient(settings);
+  const balance = await stripe.balance.retrieve(undefined, {
     timeout: timeoutMs,
     maxNetworkRetries: 0,
   });
   return balance.livemode ? 'live' : 'test';
 }
 
-export function createStripeProvider(settings: StripeSettings) {
-  const stripe = createStripeClient(settings);
+export async function createStripeProvider(settings: StripeSettings) {
+  const stripe = await createStripeClient(settings);
 
   async function subscriptionOf(id: string): Promise<ProviderSubscription> {
     return readSubscription(await stripe.subscriptions.retrieve(id));
@@ -159,7 +162,7 @@ export function createStripeProvider(settings: StripeSettings) {
         return { status: 'expired' };
       } catch (error) {
         // Stripe expires open sessions only; any other answers what the session is now.
-        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        if (!(error instanceof stripe.errors.StripeInvalidRequestError)) throw error;
         return retrieveSession(id);
       }
     },
@@ -222,4 +225,4 @@ export function createStripeProvider(settings: StripeSettings) {
   return provider;
 }
 
-export type StripeProvider = ReturnType<typeof createStripeProvider>;
+export type StripeProvider = Awaited<ReturnType<typeof createStripeProvider>>;

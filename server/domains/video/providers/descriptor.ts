@@ -116,8 +116,11 @@ export interface ProviderSpec<Name extends string, Settings> extends DescriptorF
    * still followed to its end when the credentials are still set.
    */
   configured(settings: Settings): boolean;
-  /** The adapter. */
-  create(settings: Settings, deps: ProviderDeps): VideoProvider;
+  /**
+   * The adapter. Its module is imported here, on the first call, not with the descriptor: a
+   * provider no route names and no credentials configure costs nothing at start-up (issue 33).
+   */
+  create(settings: Settings, deps: ProviderDeps): Promise<VideoProvider>;
 }
 
 /**

@@ -25,6 +25,8 @@
 import { VideoProviderError } from '../errors.ts';
 import { createWebhookVerifier } from './webhook.ts';
 import {
+  DEFAULT_FAL_JWKS_URL,
+  DEFAULT_FAL_QUEUE_URL,
   decodeJobId,
   derivedUrls,
   encodeJobId,
@@ -39,9 +41,6 @@ import {
 } from './wire.ts';
 import { createProviderHttp, writeInlineVideo, type RetryPolicy } from '../http.ts';
 import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
-
-export const DEFAULT_FAL_QUEUE_URL = 'https://queue.fal.run';
-export const DEFAULT_FAL_JWKS_URL = 'https://rest.alpha.fal.ai/.well-known/jwks.json';
 
 export interface FalSettings {
   /** FAL_KEY (`key_id:key_secret`). */

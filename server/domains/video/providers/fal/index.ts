@@ -1,6 +1,6 @@
 /** fal.ai's queue (Veo 3.1 endpoints): the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
 import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
-import { createFalProvider, DEFAULT_FAL_JWKS_URL, DEFAULT_FAL_QUEUE_URL } from './adapter.ts';
+import { DEFAULT_FAL_JWKS_URL, DEFAULT_FAL_QUEUE_URL } from './wire.ts';
 
 export const fal = defineProvider({
   name: 'fal',
@@ -43,5 +43,5 @@ export const fal = defineProvider({
     jwksUrl: env.FAL_JWKS_URL ?? '',
   }),
   configured: (s) => s.key !== '',
-  create: (s) => createFalProvider(s),
+  create: async (s) => (await import('./adapter.ts')).createFalProvider(s),
 });

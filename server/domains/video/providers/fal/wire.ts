@@ -8,6 +8,10 @@ import type { ParsedError } from '../http.ts';
 import { dataUri } from '../image.ts';
 import type { VideoJobInput, VideoJobState } from '../types.ts';
 
+/** fal's queue API and webhook signing keys (the descriptor's defaults; tests use their fake). */
+export const DEFAULT_FAL_QUEUE_URL = 'https://queue.fal.run';
+export const DEFAULT_FAL_JWKS_URL = 'https://rest.alpha.fal.ai/.well-known/jwks.json';
+
 /** Everything later calls need, stored as the job id (JSON, well under 2 KB). */
 export interface FalJob {
   requestId: string;

@@ -31,9 +31,12 @@ import {
   type RetryPolicy,
 } from '../http.ts';
 import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
-import { createInteractionBody, parseGoogleError, parseInteraction } from './wire.ts';
-
-export const DEFAULT_GEMINI_API_BASE = 'https://generativelanguage.googleapis.com';
+import {
+  createInteractionBody,
+  DEFAULT_GEMINI_API_BASE,
+  parseGoogleError,
+  parseInteraction,
+} from './wire.ts';
 
 export interface GeminiSettings {
   apiKey: string;

@@ -1,6 +1,6 @@
 /** The Gemini API's Interactions (Gemini Omni video): the descriptor PROVIDERS registers. */
 import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
-import { createGeminiProvider, DEFAULT_GEMINI_API_BASE } from './adapter.ts';
+import { DEFAULT_GEMINI_API_BASE } from './wire.ts';
 
 export const gemini = defineProvider({
   name: 'gemini',
@@ -34,5 +34,5 @@ export const gemini = defineProvider({
     apiBase: trimSlash(env.GEMINI_API_BASE ?? ''),
   }),
   configured: (s) => s.apiKey !== '',
-  create: (s) => createGeminiProvider(s),
+  create: async (s) => (await import('./adapter.ts')).createGeminiProvider(s),
 });

@@ -24,6 +24,9 @@ import { durationMs, type ParsedError } from '../http.ts';
 import type { VideoJobInput, VideoJobState } from '../types.ts';
 import { arrayOr, objectOr, stringOr, type Json } from '../json.ts';
 
+/** The Gemini API (the descriptor's default; tests use their fake). */
+export const DEFAULT_GEMINI_API_BASE = 'https://generativelanguage.googleapis.com';
+
 /**
  * What every job asks for: one 8-second landscape 720p clip (the product sells exactly that).
  * `duration` is a google.protobuf.Duration in its JSON form ("8s"): the SDK types it as a string

@@ -1,7 +1,6 @@
 /** The ffmpeg renderer (local mode's default, offline): the descriptor PROVIDERS registers. */
 import path from 'node:path';
 import { defineProvider, FIXED_CLIP } from '../descriptor.ts';
-import { createLocalVideoProvider } from './adapter.ts';
 
 export const local = defineProvider({
   name: 'local',
@@ -32,8 +31,8 @@ export const local = defineProvider({
   }),
   // Only when routed: its jobs live in this process, so none outlive a route change.
   configured: () => false,
-  create: (s, deps) =>
-    createLocalVideoProvider({
+  create: async (s, deps) =>
+    (await import('./adapter.ts')).createLocalVideoProvider({
       jobsDir: path.join(deps.dataDir, 'jobs'),
       failPattern: s.failPattern,
     }),

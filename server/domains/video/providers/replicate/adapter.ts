@@ -29,6 +29,7 @@ import { isProviderError, VideoProviderError } from '../errors.ts';
 import { createProviderHttp, type ParsedError, type RetryPolicy } from '../http.ts';
 import { verifyWebhook, webhookKey } from './webhook.ts';
 import {
+  DEFAULT_REPLICATE_API_URL,
   cancelAfter,
   jobState,
   outputUrl,
@@ -39,8 +40,6 @@ import {
   type Prediction,
 } from './wire.ts';
 import type { VideoJobInput, VideoProvider } from '../types.ts';
-
-export const DEFAULT_REPLICATE_API_URL = 'https://api.replicate.com/v1';
 
 export interface ReplicateSettings {
   /** REPLICATE_API_TOKEN (`r8_…`). */

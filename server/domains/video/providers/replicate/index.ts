@@ -1,6 +1,6 @@
 /** Replicate predictions (google/veo-3.1…): the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
 import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
-import { createReplicateProvider, DEFAULT_REPLICATE_API_URL } from './adapter.ts';
+import { DEFAULT_REPLICATE_API_URL } from './wire.ts';
 
 export const replicate = defineProvider({
   name: 'replicate',
@@ -43,8 +43,8 @@ export const replicate = defineProvider({
     webhookSecret: env.REPLICATE_WEBHOOK_SECRET || null,
   }),
   configured: (s) => s.token !== '',
-  create: (s) =>
-    createReplicateProvider({
+  create: async (s) =>
+    (await import('./adapter.ts')).createReplicateProvider({
       token: s.token,
       apiUrl: s.apiUrl,
       ...(s.webhookSecret ? { webhookSecret: s.webhookSecret } : {}),

@@ -22,6 +22,9 @@ import type { VideoJobInput, VideoJobState } from '../types.ts';
 import { dataUri } from '../image.ts';
 import { objectOr, stringOr, type Json } from '../json.ts';
 
+/** Replicate's API (the descriptor's default; tests use their fake). */
+export const DEFAULT_REPLICATE_API_URL = 'https://api.replicate.com/v1';
+
 /** Safety-filter wording (Replicate's E005 and Google's texts); see the header comment. */
 const SAFETY_TEXT =
   /flagged as sensitive|\bE005\b|usage guidelines|responsible ai|safety (filter|system|review|violation|polic)|content polic|support codes?:/i;

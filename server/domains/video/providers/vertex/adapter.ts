@@ -36,6 +36,7 @@ import { createProviderHttp, writeInlineVideo, type RetryPolicy } from '../http.
 import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
 import { createTokenSource } from './auth.ts';
 import {
+  DEFAULT_STORAGE_URL,
   modelPath,
   parseGcsUri,
   parseGoogleError,
@@ -45,8 +46,6 @@ import {
   type OperationOutcome,
   type OperationRef,
 } from './wire.ts';
-
-export const DEFAULT_STORAGE_URL = 'https://storage.googleapis.com';
 
 export interface VertexSettings {
   project: string;

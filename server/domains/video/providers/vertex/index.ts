@@ -1,6 +1,6 @@
 /** Vertex AI's Veo models: the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
 import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
-import { createVertexProvider, DEFAULT_STORAGE_URL } from './adapter.ts';
+import { DEFAULT_STORAGE_URL } from './wire.ts';
 
 export const vertex = defineProvider({
   name: 'vertex',
@@ -65,8 +65,8 @@ export const vertex = defineProvider({
     outputGcsUri: env.VERTEX_OUTPUT_GCS_URI || null,
   }),
   configured: (s) => s.project !== '' && s.keyFile !== null,
-  create: (s) =>
-    createVertexProvider({
+  create: async (s) =>
+    (await import('./adapter.ts')).createVertexProvider({
       project: s.project,
       location: s.location,
       // configured() or the route check made sure it is set.

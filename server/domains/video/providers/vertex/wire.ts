@@ -8,6 +8,9 @@ import type { ProviderErrorKind } from '../errors.ts';
 import { durationMs, type ParsedError } from '../http.ts';
 import type { VideoJobInput } from '../types.ts';
 
+/** Cloud Storage's JSON API, videos written to a bucket are read through it (the descriptor's default). */
+export const DEFAULT_STORAGE_URL = 'https://storage.googleapis.com';
+
 /**
  * What Vertex names an operation of a publisher model. The parts are checked tightly because
  * they are put back into URLs (a job id comes from our database, but never trust it into a path).
