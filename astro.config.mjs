@@ -7,7 +7,7 @@ import { postPath } from './shared/blog.ts';
 import { alternatesOf, isIndexed } from './shared/pages.ts';
 import { SERVER_PATH_PREFIXES } from './shared/server-paths.ts';
 import { articleAlternates } from './site/lib/blog.ts';
-import { postsSnapshotFile } from './site/lib/posts-snapshot-file.ts';
+import { blogPagesApart, postsSnapshotFile } from './site/lib/posts-snapshot-file.ts';
 
 const site = JSON.parse(readFileSync(new URL('./content/site.json', import.meta.url), 'utf8'));
 
@@ -23,14 +23,13 @@ function apiProxy(target) {
 }
 
 /**
- * The published posts of the snapshot this build reads (site/content.config.ts: BLOG_SNAPSHOT_PATH,
- * else the default file), for the sitemap; none when there is no snapshot (a broken one fails the
- * content loader with its error).
+ * The published posts of a snapshot file (site/content.config.ts reads the same), for the
+ * sitemap; none when there is no snapshot (a broken one fails the build where it is read).
+ * @param {string} file
  * @returns {import('./shared/api/blog.ts').PostsSnapshot['posts']}
  */
-function snapshotPosts() {
+export function snapshotPosts(file) {
   try {
-    const file = postsSnapshotFile(new URL('.', import.meta.url));
     const parsed = JSON.parse(readFileSync(file, 'utf8'));
     return Array.isArray(parsed.posts) ? parsed.posts : [];
   } catch {
@@ -38,26 +37,39 @@ function snapshotPosts() {
   }
 }
 
-const posts = snapshotPosts();
+const origin = process.env.PUBLIC_SITE_URL ?? site.baseUrl;
 
 /**
- * The article pages' addresses, for the sitemap, when the server builds them apart
- * (BLOG_ARTICLES=separate, astro.articles.config.mjs): this build renders none of them, so the
- * sitemap takes them from the posts snapshot, each at its language's address (postPath).
- * @param {string} origin
- * @returns {string[]}
+ * The sitemap: the pages a build renders and `customPages`, those meant for search results only
+ * (the page table's indexed ones, shared/pages.ts). A page in both languages lists both (and
+ * x-default, the English one), as its <head> does: by the page table, or for an article, itself
+ * and its translation (from `posts`).
+ * @param {import('./shared/api/blog.ts').PostsSnapshot['posts']} posts
+ * @param {string[]} customPages
  */
-function separateArticlePages(origin) {
-  if (process.env.BLOG_ARTICLES !== 'separate' || !process.env.BLOG_SNAPSHOT_PATH) return [];
-  return posts.map((post) => new URL(postPath(post.slug, post.locale), origin).href);
+export function siteSitemap(posts, customPages = []) {
+  const articleAlternatesByPath = new Map(
+    posts.map((post) => [postPath(post.slug, post.locale), articleAlternates(post)]),
+  );
+  return sitemap({
+    customPages,
+    filter: (page) => isIndexed(new URL(page).pathname),
+    serialize: (item) => {
+      const pathname = new URL(item.url).pathname;
+      const alternates = articleAlternatesByPath.get(pathname) ?? alternatesOf(pathname);
+      if (alternates.length === 0) return item;
+      const href = (/** @type {string} */ page) => new URL(page, origin).href;
+      const english = alternates.find((alt) => alt.locale === 'en') ?? alternates[0];
+      return {
+        ...item,
+        links: [
+          ...alternates.map((alt) => ({ lang: alt.locale, url: href(alt.path) })),
+          { lang: 'x-default', url: href(english?.path ?? '/') },
+        ],
+      };
+    },
+  });
 }
-
-/** An article's hreflang alternates (itself and its translations; none without one), by path. */
-const articleAlternatesByPath = new Map(
-  posts.map((post) => [postPath(post.slug, post.locale), articleAlternates(post)]),
-);
-
-const origin = process.env.PUBLIC_SITE_URL ?? site.baseUrl;
 
 // The site builder passes the release directory and public origin through the environment so
 // that every build lands in its own release folder (see server/domains/site-build).
@@ -69,30 +81,11 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file' },
-  integrations: [
-    react(),
-    sitemap({
-      customPages: separateArticlePages(origin),
-      // Only pages meant for search results: the page table's indexed ones (shared/pages.ts).
-      filter: (page) => isIndexed(new URL(page).pathname),
-      // A page in both languages lists both (and x-default, the English one), as its <head> does:
-      // by the page table, or for an article, itself and its translation.
-      serialize: (item) => {
-        const pathname = new URL(item.url).pathname;
-        const alternates = articleAlternatesByPath.get(pathname) ?? alternatesOf(pathname);
-        if (alternates.length === 0) return item;
-        const href = (/** @type {string} */ page) => new URL(page, origin).href;
-        const english = alternates.find((alt) => alt.locale === 'en') ?? alternates[0];
-        return {
-          ...item,
-          links: [
-            ...alternates.map((alt) => ({ lang: alt.locale, url: href(alt.path) })),
-            { lang: 'x-default', url: href(english?.path ?? '/') },
-          ],
-        };
-      },
-    }),
-  ],
+  // The server's builds render the blog's pages, the sitemap among them, apart
+  // (astro.articles.config.mjs); `astro dev` and a plain `astro build` render everything here.
+  integrations: blogPagesApart()
+    ? [react()]
+    : [react(), siteSitemap(snapshotPosts(postsSnapshotFile(new URL('.', import.meta.url))))],
   vite: {
     // `npm run dev` runs the API apart and proxies every server path to it (scripts/dev.ts).
     server: apiProxy(process.env.API_PROXY_TARGET),

@@ -1,19 +1,23 @@
 /**
- * Process entry: read config, build the app, listen, then bring the site up in the background
- * (the API answers at once; pages answer 503 "being built" for the seconds the first build
- * takes), render missing sample clips at low priority, and shut down gracefully on SIGTERM/SIGINT.
+ * Process entry: read config, start the site's build (it needs no data, so it runs while the app
+ * loads and the database migrates), build the app, listen, then bring the site up in the
+ * background (the API answers at once; on a first start `/` and the other pages that show no
+ * post answer as soon as that build is live, the blog's pages seconds later, and every page
+ * answers 503 "being built" before), render missing sample clips at low priority, and shut down
+ * gracefully on SIGTERM/SIGINT. The app and the modules it pulls in are imported after the
+ * site's build started: loading them takes seconds the build does not wait for.
  */
+import { enableCompileCache } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, describeAdapters, loadConfig, loadDotEnv, type Config } from './config.ts';
 import type { AppDeps } from './app-deps.ts';
-import { buildApp } from './app.ts';
-import { PROJECT_ROOT } from './domains/site-build/service.ts';
-import { loadLiveRelease } from './domains/site-build/static-site.ts';
-import { createConfiguredWorker } from './domains/video/setup.ts';
-import { LOCK_KEYS } from './core/db.ts';
-import { serveMetrics } from './core/metrics.ts';
-import { connectionCapFor, openFileLimits } from './core/open-files.ts';
+import type * as OpenFiles from './core/open-files.ts';
+import { PROJECT_ROOT, prepareSite, type PreparedSite } from './domains/site-build/service.ts';
+
+// Node keeps the compiled (and type-stripped) code of every module loaded from here on in its
+// cache directory: a second start loads the app's modules without compiling them again.
+enableCompileCache();
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -28,6 +32,39 @@ export interface RunningServer {
 /** Everything `npm start` does short of signal handling: tests start the real server with it. */
 export async function startServer(config: Config, deps: AppDeps = {}): Promise<RunningServer> {
   const startedAt = performance.now();
+  const prepared = prepareSiteAhead(config, deps);
+  try {
+    return await startApp(config, deps, startedAt, prepared);
+  } catch (error) {
+    prepared?.cancel();
+    throw error;
+  }
+}
+
+/**
+ * The site's build, started before the app when this instance builds and serves its own site
+ * with `astro build` (not with SITE_PUBLISH=s3, where the bucket may hold a current release, nor
+ * with a test's stand-in renderer). Null otherwise.
+ */
+function prepareSiteAhead(config: Config, deps: AppDeps): PreparedSite | null {
+  if (!config.serveSite || config.scale.sitePublish === 's3' || deps.siteRenderer) return null;
+  return prepareSite({ dataDir: config.dataDir, publicSiteUrl: config.publicSiteUrl });
+}
+
+async function startApp(
+  config: Config,
+  deps: AppDeps,
+  startedAt: number,
+  prepared: PreparedSite | null,
+): Promise<RunningServer> {
+  const [{ buildApp }, { createConfiguredWorker }, { LOCK_KEYS }, { serveMetrics }, openFiles] =
+    await Promise.all([
+      import('./app.ts'),
+      import('./domains/video/setup.ts'),
+      import('./core/db.ts'),
+      import('./core/metrics.ts'),
+      import('./core/open-files.ts'),
+    ]);
   const app = await buildApp(config, deps);
   const adapters = describeAdapters(config);
   const local = Object.keys(adapters).filter((concern) => adapters[concern]!.startsWith('local'));
@@ -36,7 +73,7 @@ export async function startServer(config: Config, deps: AppDeps = {}): Promise<R
     `mode: ${config.env}, ${local.length ? `local adapters for ${local.join(', ')}` : 'no local adapters'}`,
   );
   app.log.info({ dataDir: config.dataDir }, `data directory: ${config.dataDir}`);
-  capConnections(app, config);
+  capConnections(app, config, openFiles);
 
   // Local mode's first start shows the sample articles (content/blog-seed); instances starting
   // together on one database take turns, so the second finds them and adds none.
@@ -76,7 +113,7 @@ export async function startServer(config: Config, deps: AppDeps = {}): Promise<R
   worker?.start();
 
   const closing = new AbortController();
-  const background = bringSiteUp(app, config, closing.signal, startedAt);
+  const background = bringSiteUp(app, config, closing.signal, startedAt, prepared);
   return {
     app,
     port,
@@ -98,7 +135,11 @@ export async function startServer(config: Config, deps: AppDeps = {}): Promise<R
  * Caps open connections (MAX_CONNECTIONS, or sized to the open-file limit) so descriptors remain
  * for the database and files however many clients connect; Node closes the ones over the cap.
  */
-function capConnections(app: FastifyInstance, config: Config): void {
+function capConnections(
+  app: FastifyInstance,
+  config: Config,
+  { openFileLimits, connectionCapFor }: typeof OpenFiles,
+): void {
   const limits = openFileLimits();
   // Without /proc the limit is unknown: assume the common 1024.
   const soft = limits?.soft ?? 1024;
@@ -117,14 +158,16 @@ const MIN_OPEN_FILES = 4096;
 
 /**
  * Makes the live release current when this instance builds the site (building it when missing
- * or stale, retrying a failed build while the API keeps serving), then renders the sample clips
- * missing from the cache, one at a time at the lowest CPU priority.
+ * or stale, from the build `prepared` ahead when it fits, retrying a failed build while the API
+ * keeps serving), then renders the sample clips missing from the cache, one at a time at the
+ * lowest CPU priority.
  */
 async function bringSiteUp(
   app: FastifyInstance,
   config: Config,
   signal: AbortSignal,
   startedAt: number,
+  prepared: PreparedSite | null,
 ): Promise<void> {
   if (!app.siteBuilder) {
     // Another server builds the pages (`npm run dev`: Astro's dev server reads this snapshot).
@@ -134,10 +177,19 @@ async function bringSiteUp(
   } else {
     // SITE_PUBLISH=s3: from the bucket when it holds a release of these sources, else built here
     // and published (also by an instance that does not serve the site itself).
-    const manifest = await app.publisher.ensureCurrentRetrying({ signal });
+    // Stopping the server stops the build started ahead too (a no-op once it was taken).
+    const stopPrepared = () => prepared?.cancel();
+    signal.addEventListener('abort', stopPrepared, { once: true });
+    const manifest = await app.publisher
+      .ensureCurrentRetrying({ signal, ...(prepared ? { prepared } : {}) })
+      .finally(() => {
+        signal.removeEventListener('abort', stopPrepared);
+        prepared?.cancel(); // not taken (the server stopped first): not needed
+      });
     if (!manifest) return;
     const sinceStartMs = Math.round(performance.now() - startedAt);
     if (config.serveSite) {
+      const { loadLiveRelease } = await import('./domains/site-build/static-site.ts');
       await loadLiveRelease(config.dataDir, app.siteRelease);
       app.log.info({ release: manifest.id, sinceStartMs }, `site ready at ${config.publicSiteUrl}`);
     } else {

@@ -10,10 +10,14 @@ import type { Loader, LoaderContext } from 'astro/loaders';
 import { z } from 'astro/zod';
 import type { PostsSnapshot } from '../shared/api/blog.ts';
 import { LOCALES } from '../shared/locales.ts';
-import { postsSnapshotFile } from './lib/posts-snapshot-file.ts';
+import { blogPagesApart, postsSnapshotFile } from './lib/posts-snapshot-file.ts';
 
-/** The snapshot, or null when there is none yet (a fresh install has no posts). */
+/**
+ * The snapshot, or null when there is none yet (a fresh install has no posts) or the build shows
+ * no post (the server's build of the site without the blog's pages).
+ */
 async function readSnapshot({ config, logger }: LoaderContext): Promise<PostsSnapshot | null> {
+  if (blogPagesApart()) return null;
   const file = postsSnapshotFile(config.root);
   let text: string;
   try {

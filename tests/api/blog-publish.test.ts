@@ -70,7 +70,7 @@ describe('publishing rebuilds the static site', () => {
     expect(sitemap.body).toContain(`/blog/${post.slug}</loc>`);
   }, 60_000);
 
-  it('two quick edits make one extra build: their page goes live first, then the list', async () => {
+  it('two quick edits make one extra build: their page, the list and the feed go live together', async () => {
     // The post of the first test is left alone here: its page must not be rendered again.
     const other = (await t.app.inject({ url: '/api/blog/posts' })).json().data.posts[0].slug;
     const post = (await save({ title: 'Edited twice', content: '<p>First draft.</p>' })).json()
@@ -80,20 +80,23 @@ describe('publishing rebuilds the static site', () => {
     const pageFile = (slug: string) =>
       path.join(siteDirs(t.dataDir).current, 'blog', `${slug}.html`);
     const untouched = (await stat(pageFile(other))).ino;
+    const siteFile = path.join(siteDirs(t.dataDir).current, 'pricing.html');
+    const site = (await stat(siteFile)).ino;
 
-    // Watch each release go live: the first (the quick release) shows the edited page while
-    // /blog still shows the old card; the full build that follows brings the list.
-    const seen: { page: string; list: string }[] = [];
+    // Watch each release go live: the one release the edits make shows the edited page, the
+    // list card and the feed item at once.
+    const seen: { page: string; list: string; feed: string }[] = [];
     let watching = true;
     let last = t.app.siteRelease.id;
     const look = async () => {
       if (t.app.siteRelease.id === last) return;
       last = t.app.siteRelease.id;
-      const [page, list] = await Promise.all([
+      const [page, list, feed] = await Promise.all([
         t.app.inject({ url: `/blog/${post.slug}` }),
         t.app.inject({ url: '/blog' }),
+        t.app.inject({ url: '/rss.xml' }),
       ]);
-      seen.push({ page: page.body, list: list.body });
+      seen.push({ page: page.body, list: list.body, feed: feed.body });
     };
     const watch = (async () => {
       while (watching) {
@@ -101,26 +104,27 @@ describe('publishing rebuilds the static site', () => {
         await new Promise((r) => setTimeout(r, 5));
       }
     })();
-    // The list card shows the start of the body (the post has no excerpt of its own).
+    // The list card and the feed item show the start of the body (the post has no excerpt).
     await save({ title: 'Edited twice', content: '<p>Second take.</p>' }, post.id);
     await save({ title: 'Edited twice', content: '<p>Final words.</p>' }, post.id);
     await t.app.publisher.idle();
     watching = false;
     await watch;
-    await look(); // the full build's switch, just before idle() returned
+    await look(); // the release's switch, just before idle() returned
 
     expect(t.app.publisher.buildCount()).toBe(builds + 1);
-    expect(seen).toHaveLength(2);
+    expect(seen).toHaveLength(1);
     expect(seen[0]!.page).toContain('Final words.');
-    expect(seen[0]!.list).not.toContain('Final words.');
-    expect(seen[1]!.page).toContain('Final words.');
-    expect(seen[1]!.list).toContain('Final words.');
-    // The same file as before the edits: linked from the previous release, not rendered again.
+    expect(seen[0]!.list).toContain('Final words.');
+    expect(seen[0]!.feed).toContain('Final words.');
+    // The same files as before the edits: linked from the previous release, not rendered again
+    // (the article of another post, and the site's pages: no build of the site ran).
     expect((await stat(pageFile(other))).ino).toBe(untouched);
-    // Every script and stylesheet the page loads is in the release it went live with.
-    const assets = [...seen[1]!.page.matchAll(/(?:href|src)="(\/_astro\/[^"]+)"/g)].map(
-      (m) => m[1]!,
-    );
+    expect((await stat(siteFile)).ino).toBe(site);
+    // Every script and stylesheet the page and the list load is in the release they went live with.
+    const assets = [
+      ...(seen[0]!.page + seen[0]!.list).matchAll(/(?:href|src)="(\/_astro\/[^"]+)"/g),
+    ].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThan(0);
     for (const asset of assets) {
       expect((await t.app.inject({ url: asset })).statusCode, asset).toBe(200);

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openPostgres } from '../../server/core/db.ts';
+import { openPostgres } from '../../server/core/db-postgres.ts';
 import { createS3MediaStore, type MediaStore } from '../../server/core/media-store/index.ts';
 import {
   LIVE_POINTER_KEY,
@@ -210,7 +210,7 @@ describe.each(databaseKinds)('site releases published to the bucket (%s)', (kind
     const manifest = (await a.app.publisher.ensureCurrent())!;
     const prefix = `releases/${manifest.id}/`;
     expect((await keysUnder(prefix)).sort()).toEqual(
-      [...manifest.files, 'release.json', 'articles.json'].map((file) => prefix + file).sort(),
+      [...manifest.files, 'release.json'].map((file) => prefix + file).sort(),
     );
     // Every object of the release was complete before the pointer write began.
     const pointerStart = events.findIndex((e) => e.key === LIVE_POINTER_KEY && e.at === 'start');

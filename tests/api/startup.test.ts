@@ -1,7 +1,8 @@
 /**
  * `npm start` as a newcomer meets it: the server answers at once, its first site build runs in
- * the background from a data directory outside the checkout, and pages never wait for the sample
- * clips, which render afterwards (here held back on purpose until the checks are done).
+ * the background from a data directory outside the checkout (started before the app: it needs no
+ * data), the site's pages go live before the blog's, and pages never wait for the sample clips,
+ * which render afterwards (here held back on purpose until the checks are done).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import gallery from '../../content/gallery.json' with { type: 'json' };
 import { loadConfig } from '../../server/config.ts';
+import { readManifest, siteDirs } from '../../server/domains/site-build/release.ts';
 import type { SampleRenderRequest } from '../../server/domains/site-build/samples.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { captureLogEntries } from '../helpers/logs.ts';
@@ -20,7 +22,11 @@ describe('npm start on a fresh data directory outside the checkout', () => {
   let cacheDir: string;
   let server: RunningServer;
   let base: string;
-  const { stream: logStream, lines } = captureLogEntries<{ msg: string }>();
+  const { stream: logStream, lines } = captureLogEntries<{
+    msg: string;
+    kind?: string;
+    release?: string;
+  }>();
   const rendered: string[] = [];
   let releaseRenders!: () => void;
   const rendersHeld = new Promise<void>((resolve) => (releaseRenders = resolve));
@@ -81,10 +87,53 @@ describe('npm start on a fresh data directory outside the checkout', () => {
     expect(lines.map((line) => line.msg)).toContain('site release live');
     // No clip has rendered: every page works without them.
     expect(rendered).toEqual([]);
-    for (const page of ['/pricing', '/video-effects', '/blog', `/embed/${gallery[0]!.id}`]) {
+    await vi.waitFor(
+      () => expect(lines.map((line) => line.msg)).toContain('site ready at http://localhost:0'),
+      {
+        timeout: 120_000,
+        interval: 200,
+      },
+    );
+    for (const page of [
+      '/pricing',
+      '/video-effects',
+      '/blog',
+      '/rss.xml',
+      `/embed/${gallery[0]!.id}`,
+    ]) {
       expect((await fetch(`${base}${page}`)).status, page).toBe(200);
     }
-  }, 130_000);
+  }, 250_000);
+
+  it('went live with the site alone first (built ahead of the app), then with the blog pages', async () => {
+    const releases = lines.filter((line) => line.msg === 'site release live');
+    expect(releases.map((line) => line.kind)).toEqual(['site', 'blog']);
+    expect(lines.map((line) => line.msg)).toContain('the site part was built ahead of the app');
+    const [first, second] = await Promise.all(
+      releases.map((line) => readManifest(path.join(siteDirs(dataDir).releases, line.release!))),
+    );
+    // The first: the site's pages, the article shell among them, and none of the blog's.
+    expect(first!.partial).toBe(true);
+    expect(first!.files).toEqual(expect.arrayContaining(['index.html', 'blog/article-shell.html']));
+    const isArticle = (file: string) =>
+      /^(zh\/)?blog\/[^/]+\.html$/.test(file) && !file.endsWith('/article-shell.html');
+    const isBlogPage = (file: string) =>
+      isArticle(file) || /^(zh\/)?(blog\.html|rss\.xml|blog\/page\/)|^sitemap/.test(file);
+    expect(first!.files.filter(isBlogPage)).toEqual([]);
+    // The second: the same site files, the sample articles, both lists and feeds, the sitemap.
+    expect(second!.partial).toBeUndefined();
+    expect(second!.files).toEqual(expect.arrayContaining(first!.files));
+    expect(second!.files).toEqual(
+      expect.arrayContaining([
+        'blog.html',
+        'zh/blog.html',
+        'rss.xml',
+        'zh/rss.xml',
+        'sitemap-0.xml',
+      ]),
+    );
+    expect(second!.files.filter(isArticle).length).toBeGreaterThan(0);
+  });
 
   it('shows a pending clip as a placeholder poster, never a broken player', async () => {
     const id = gallery[0]!.id;

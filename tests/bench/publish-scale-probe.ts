@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { openPostgres } from '../../server/core/db.ts';
+import { openPostgres } from '../../server/core/db-postgres.ts';
+import { blogPath, postPath } from '../../shared/blog.ts';
+import { PATH_PREFIXES, type Locale } from '../../shared/locales.ts';
 import { freePort, PROJECT_ROOT, sleep } from '../helpers/process.ts';
 import { json } from './data-scale-http.ts';
 import { SEED_POSTS_SQL } from './data-scale-seed.ts';
@@ -106,20 +108,83 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
+/** The text of `title` as a page or feed carries it (HTML/XML escaped). */
+const escapeText = (title: string) => title.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
 /**
- * Whether /blog/{slug} is the post's own static page showing `title`: 200, its canonical link,
- * the title in its <h1>, and not the article shell (noindex), which answers the same address
- * with 200 while the rebuild is pending.
+ * Whether the post's address (/blog/{slug}, /zh/blog/{slug}) is its own static page showing
+ * `title`: 200, its canonical link, the title in its <h1>, and not the article shell (noindex),
+ * which answers the same address with 200 while the rebuild is pending.
  */
-export async function articleShows(base: string, slug: string, title: string): Promise<boolean> {
-  const res = await fetch(`${base}/blog/${slug}`, { redirect: 'manual' });
+export async function articleShows(
+  base: string,
+  slug: string,
+  title: string,
+  locale: Locale = 'en',
+): Promise<boolean> {
+  const address = postPath(slug, locale);
+  const res = await fetch(`${base}${address}`, { redirect: 'manual' });
   const html = await res.text();
   if (res.status !== 200 || /<meta name="robots" content="noindex"/.test(html)) return false;
   const canonical = /<link rel="canonical" href="([^"]*)"/.exec(html)?.[1] ?? '';
-  if (!canonical.endsWith(`/blog/${slug}`)) return false;
+  if (!canonical.endsWith(address)) return false;
   const h1 = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1] ?? '';
-  const escaped = title.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-  return h1.includes(title) || h1.includes(escaped);
+  return h1.includes(title) || h1.includes(escapeText(title));
+}
+
+/** What a publish makes live: the article, its language's first list page and feed, the sitemap. */
+export const LIVE_ITEMS = ['article', 'list', 'feed', 'sitemap'] as const;
+export type LiveItem = (typeof LIVE_ITEMS)[number];
+
+/** How each of LIVE_ITEMS is seen to show a just-published post. */
+export function publishProbes(
+  base: string,
+  post: { slug: string; title: string; locale: Locale },
+): Record<LiveItem, () => Promise<boolean>> {
+  const shows = (urlPath: string, text: string) => async () => {
+    const res = await fetch(`${base}${urlPath}`, { redirect: 'manual' });
+    const body = await res.text();
+    return res.status === 200 && body.includes(text);
+  };
+  return {
+    article: () => articleShows(base, post.slug, post.title, post.locale),
+    list: shows(blogPath(post.locale), escapeText(post.title)),
+    feed: shows(`${PATH_PREFIXES[post.locale]}/rss.xml`, escapeText(post.title)),
+    sitemap: shows('/sitemap-0.xml', `${postPath(post.slug, post.locale)}</loc>`),
+  };
+}
+
+/**
+ * Seconds from `started` until each probe first answers true, all polled every 100 ms; throws
+ * (with `failure()`'s explanation, if any) after `timeoutMs` or when `failure` reports one.
+ */
+export async function timesUntilLive<K extends string>(
+  probes: Record<K, () => Promise<boolean>>,
+  started: number,
+  timeoutMs: number,
+  failure: () => string | null = () => null,
+): Promise<Record<K, number>> {
+  const times: Partial<Record<K, number>> = {};
+  const keys = Object.keys(probes) as K[];
+  for (;;) {
+    await Promise.all(
+      keys
+        .filter((key) => times[key] === undefined)
+        .map(async (key) => {
+          if (await probes[key]().catch(() => false)) {
+            times[key] = (performance.now() - started) / 1000;
+          }
+        }),
+    );
+    if (keys.every((key) => times[key] !== undefined)) return times as Record<K, number>;
+    const failed = failure();
+    if (failed) throw new Error(failed);
+    if (performance.now() - started > timeoutMs) {
+      const missing = keys.filter((key) => times[key] === undefined).join(', ');
+      throw new Error(`Not live after ${Math.round(timeoutMs / 1000)} s: ${missing}`);
+    }
+    await sleep(100);
+  }
 }
 
 /** A file of /proc, or '' once its process is gone. Read synchronously: see sampleAstroPeak. */
@@ -302,9 +367,10 @@ export function editorOf(base: string, token: string) {
     ).data;
   return {
     status,
-    async create(title: string): Promise<string> {
+    async create(title: string, locale: Locale = 'en'): Promise<string> {
       const body = {
         title,
+        locale,
         content: `<p>${'A paragraph about planning short clips. '.repeat(15)}</p>`,
         status: 'published',
         tags: ['bench'],
@@ -359,6 +425,23 @@ export async function secondsUntilPage(
   const shows = async () => ((await articleShows(server.base, slug, title)) ? true : null);
   await waitFor(server, `/blog/${slug} showing “${title}”`, timeoutMs, shows);
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * Seconds from `started` until each of LIVE_ITEMS shows the post just published on `server`
+ * (which must not exit meanwhile).
+ */
+export function timesUntilPublished(
+  server: ServerChild,
+  post: { slug: string; title: string; locale: Locale },
+  started: number,
+  timeoutMs = LIVE_TIMEOUT_MS,
+): Promise<Record<LiveItem, number>> {
+  return timesUntilLive(publishProbes(server.base, post), started, timeoutMs, () =>
+    server.child.exitCode === null
+      ? null
+      : `server/main.ts exited while publishing ${post.slug}:\n${server.logTail()}`,
+  );
 }
 
 /** The server's resident memory now, in kB. */

@@ -13,15 +13,18 @@ import {
   siteDirs,
   switchCurrent,
   writeManifest,
+  type ReleaseManifest,
 } from '../../server/domains/site-build/release.ts';
 
 /**
  * Writes `files` (path in the release → content) as the live release `r1` of a new data
- * directory and answers them from a bare Fastify app, as the server serves the site.
+ * directory (its manifest with `manifest`'s fields) and answers them from a bare Fastify app,
+ * as the server serves the site.
  */
 export async function serveRelease(
   prefix: string,
   files: Record<string, string | Buffer>,
+  manifest: Partial<ReleaseManifest> = {},
 ): Promise<FastifyInstance> {
   const dataDir = await mkdtemp(path.join(tmpdir(), prefix));
   const dir = path.join(siteDirs(dataDir).releases, 'r1');
@@ -36,6 +39,7 @@ export async function serveRelease(
     durationMs: 0,
     files: await listFiles(dir),
     inlineScriptHashes: [],
+    ...manifest,
   });
   await switchCurrent(dataDir, 'r1');
   const release: LiveRelease = { files: new Set(), inlineScriptHashes: [], id: null };

@@ -219,3 +219,41 @@ describe('static release serving', () => {
     expect(res.rawPayload.length).toBe(4096);
   });
 });
+
+describe("a first start's release without the blog pages (issue 33)", () => {
+  const files = {
+    'index.html': '<!doctype html><title>Home</title>',
+    '404.html': '<!doctype html><title>Not found</title>',
+  };
+  let partial: FastifyInstance;
+  let whole: FastifyInstance;
+
+  beforeAll(async () => {
+    partial = await serveRelease('static-site-partial-', files, { partial: true });
+    whole = await serveRelease('static-site-whole-', files);
+  });
+  afterAll(async () => {
+    await partial.close();
+    await whole.close();
+  });
+
+  it('serves its pages at once', async () => {
+    const res = await partial.inject({ url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<title>Home</title>');
+  });
+
+  it('answers the addresses it has no file for as being built, not with the 404 page', async () => {
+    for (const url of ['/blog', '/zh/rss.xml', '/sitemap-index.xml', '/blog/page/2']) {
+      const res = await partial.inject({ url });
+      expect(res.statusCode, url).toBe(503);
+      expect(res.headers['retry-after'], url).toBe('2');
+      expect(res.headers['cache-control'], url).toBe('no-store');
+      expect(res.body, url).toContain('<meta http-equiv="refresh" content="2">');
+    }
+    // A whole release has no such page: its 404.
+    const missing = await whole.inject({ url: '/blog' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('Not found');
+  });
+});

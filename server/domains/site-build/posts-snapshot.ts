@@ -6,7 +6,11 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PostsSnapshot } from '../../contracts/blog.ts';
 import { siteDirs } from './release.ts';
+import type { ArticleSource } from './article-pages.ts';
 import { createSiteBuilder, type SiteBuilder, type SiteBuilderOptions } from './service.ts';
+
+/** The builder's options but for the blog's. */
+type CommonBuilderOptions = Omit<SiteBuilderOptions, 'articles' | 'listSnapshot'>;
 
 /** Where the snapshot of a data directory lives. */
 export const postsSnapshotPath = (dataDir: string) =>
@@ -34,24 +38,23 @@ export async function writePostsSnapshot(
 }
 
 /**
- * The site builder of a data directory, with its posts snapshot as an input: `astro build`
- * reads it (BLOG_SNAPSHOT_PATH) and a change to it makes the live release stale. The snapshot
- * holds the list form of the posts; their pages are built apart from `articles`
- * (article-pages.ts, BLOG_ARTICLES=separate).
+ * The site builder of a data directory, with its posts snapshot as an input: a change to it
+ * makes the live release stale. The snapshot holds the list form of every published post: the
+ * blog's list pages, feeds and sitemap are rendered from it, and the articles from `articles`
+ * (article-pages.ts), apart from the site's other pages, which show no post. Without `articles`
+ * one `astro build` renders the whole site from the snapshot (BLOG_SNAPSHOT_PATH).
  */
 export function createPostsSiteBuilder(
-  opts: Omit<SiteBuilderOptions, 'buildEnv' | 'extraSources' | 'sourceDigest'>,
+  opts: Omit<CommonBuilderOptions, 'buildEnv' | 'extraSources' | 'sourceDigest'> & {
+    articles?: ArticleSource;
+  },
 ): SiteBuilder {
   const snapshot = postsSnapshotPath(opts.dataDir);
-  return createSiteBuilder({
-    ...opts,
-    buildEnv: {
-      BLOG_SNAPSHOT_PATH: snapshot,
-      ...(opts.articles ? { BLOG_ARTICLES: 'separate' } : {}),
-    },
-    extraSources: [snapshot],
-    sourceDigest: snapshotContent,
-  });
+  const { articles, ...rest } = opts;
+  const common = { ...rest, extraSources: [snapshot], sourceDigest: snapshotContent };
+  return articles
+    ? createSiteBuilder({ ...common, articles, listSnapshot: snapshot })
+    : createSiteBuilder({ ...common, buildEnv: { BLOG_SNAPSHOT_PATH: snapshot } });
 }
 
 /**

@@ -1,18 +1,19 @@
 /**
- * Publishing: public content changes queue one debounced rebuild. Each turn first makes the
- * changed posts' pages live (`buildChangedPages`: seconds, however large the blog), then runs
- * the full build for the list pages, feed and sitemap. The snapshot of published posts is
- * written right before the full build, so changes made during a build trigger exactly one more.
- * A failed build keeps the previous release live and records the error. Instances that
- * share one database take turns (`exclusive`, a PostgreSQL advisory lock): snapshot, build and,
- * with SITE_PUBLISH=s3, the upload and pointer write are one turn, so one instance builds at a
- * time. Turns in one process also queue here, which is all PGlite (one process) needs.
+ * Publishing: public content changes queue one debounced rebuild. Each turn writes the snapshot
+ * of published posts, then makes the live release current: with the site's sources unchanged,
+ * only the blog's pages are built again (`ensureCurrent`: the changed articles, the list pages,
+ * the feeds and the sitemap, in one release, in seconds however large the blog). Changes made
+ * during a build trigger exactly one more. A failed build keeps the previous release live and
+ * records the error. Instances that share one database take turns (`exclusive`, a PostgreSQL
+ * advisory lock): snapshot, build and, with SITE_PUBLISH=s3, the upload and pointer write are one
+ * turn, so one instance builds at a time. Turns in one process also queue here, which is all
+ * PGlite (one process) needs.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BuildStatus } from '../../contracts/blog.ts';
 import type { ReleaseManifest } from './release.ts';
 import { createTurn } from './release-sync.ts';
-import type { SiteBuilder } from './service.ts';
+import type { PreparedSite, SiteBuilder } from './service.ts';
 
 interface Logger {
   info(obj: object, msg?: string): void;
@@ -27,8 +28,8 @@ export function createPublisher(deps: {
   /** Runs one snapshot-and-build turn while no other instance has one (default: at once). */
   exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
   /**
-   * Whether each turn first makes the changed pages live apart (default true). Off with
-   * SITE_PUBLISH=s3, where every release uploads all its files: the full build alone is quicker.
+   * Whether a turn builds only the blog's pages when the site's sources are unchanged (default
+   * true). Off with SITE_PUBLISH=s3: each turn builds a whole release.
    */
   quickPages?: boolean;
   /**
@@ -65,17 +66,8 @@ export function createPublisher(deps: {
       // The snapshot is written inside the turn: written before it, another instance's turn
       // could replace it with an older read of the database and this build would publish that.
       const manifest = await exclusive(async () => {
-        if (deps.quickPages !== false) {
-          const pages = await builder.buildChangedPages().catch((error: unknown) => {
-            // The full build below renders the same pages: only the head start is lost.
-            deps.log.error({ err: error }, 'the changed pages could not go live first');
-            return null;
-          });
-          if (pages) status.releaseId = pages.id;
-        }
-        // After the quick release, which reads the posts itself: it goes live sooner.
         await deps.writeSnapshot();
-        return builder.build();
+        return deps.quickPages === false ? builder.build() : builder.ensureCurrent();
       });
       builds += 1;
       status.releaseId = manifest.id;
@@ -106,12 +98,12 @@ export function createPublisher(deps: {
      * At start: the live release, built first only when stale. In turn with other instances, so
      * instances starting together build once and the later ones find it current.
      */
-    async ensureCurrent() {
+    async ensureCurrent(opts: { prepared?: PreparedSite } = {}) {
       const builder = deps.builder;
       if (!builder) return null;
       return exclusive(async () => {
         await deps.writeSnapshot();
-        return deps.current ? deps.current(builder) : builder.ensureCurrent();
+        return deps.current ? deps.current(builder) : builder.ensureCurrent(opts);
       });
     },
 
@@ -119,14 +111,23 @@ export function createPublisher(deps: {
      * `ensureCurrent` for start-up, which must never end the process: a failed build is logged
      * with its cause, shown in status(), and tried again after a pause that doubles from
      * `retryMs` up to `maxRetryMs`, until a release is live or `signal` aborts (then null).
+     * `prepared`: the site's build started ahead (main.ts), for the first attempt.
      */
     async ensureCurrentRetrying(
-      opts: { retryMs?: number; maxRetryMs?: number; signal?: AbortSignal } = {},
+      opts: {
+        retryMs?: number;
+        maxRetryMs?: number;
+        signal?: AbortSignal;
+        prepared?: PreparedSite;
+      } = {},
     ): Promise<ReleaseManifest | null> {
       let pause = opts.retryMs ?? 5000;
+      let prepared = opts.prepared;
       for (let attempt = 1; !opts.signal?.aborted; attempt += 1) {
         try {
-          const manifest = await this.ensureCurrent();
+          const first = prepared ? { prepared } : {};
+          prepared = undefined;
+          const manifest = await this.ensureCurrent(first);
           status.error = null;
           return manifest;
         } catch (error) {

@@ -1,6 +1,7 @@
 /**
- * A site release: one `astro build` output under DATA_DIR/site/releases/<id>, with a
- * release.json manifest. `current` is a symlink switched atomically to the live release.
+ * A site release: the output of `astro build` under DATA_DIR/site/releases/<id> (the site's
+ * pages, and the blog's built apart: article-pages.ts), with a release.json manifest. `current`
+ * is a symlink switched atomically to the live release.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
@@ -15,6 +16,16 @@ export interface ReleaseManifest {
   files: string[];
   /** CSP hashes ('sha256-…') of the inline scripts the pages carry. */
   inlineScriptHashes: string[];
+  /**
+   * The hash of the site's sources and settings alone (no posts): the site part of the release
+   * was built from them, and the blog's pages built apart (article-pages.ts) must match it.
+   */
+  siteKey?: string;
+  /**
+   * The site without its blog pages (articles, list pages, feeds, sitemap): a first start's
+   * release, live while those pages build; the release that follows has them.
+   */
+  partial?: boolean;
 }
 
 export const MANIFEST = 'release.json';

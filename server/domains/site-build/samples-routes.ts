@@ -7,7 +7,6 @@
 import path from 'node:path';
 import send from '@fastify/send';
 import type { FastifyInstance } from 'fastify';
-import sharp from 'sharp';
 import { Type } from 'typebox';
 import { localRenderer } from '../video/service.ts';
 import type { SampleLibrary } from './samples.ts';
@@ -22,17 +21,20 @@ let placeholder: Promise<Buffer> | null = null;
 
 /** A plain dark 1280×720 JPEG, made once: the poster of a clip that is not rendered yet. */
 function placeholderPoster(): Promise<Buffer> {
-  placeholder ??= sharp({
-    // The renderer's frame size, so a placeholder takes the same box as the poster it stands for.
-    create: {
-      width: localRenderer.WIDTH,
-      height: localRenderer.HEIGHT,
-      channels: 3,
-      background: { r: 16, g: 24, b: 38 },
-    },
-  })
-    .jpeg({ quality: 70 })
-    .toBuffer();
+  // sharp loads on the first pending poster, not with the app (issue 33: start-up time).
+  placeholder ??= import('sharp').then(({ default: sharp }) =>
+    sharp({
+      // The renderer's frame size, so a placeholder takes the same box as the poster it stands for.
+      create: {
+        width: localRenderer.WIDTH,
+        height: localRenderer.HEIGHT,
+        channels: 3,
+        background: { r: 16, g: 24, b: 38 },
+      },
+    })
+      .jpeg({ quality: 70 })
+      .toBuffer(),
+  );
   return placeholder;
 }
 

@@ -1,6 +1,12 @@
 /**
  * The site builder: runs `astro build` into a new release directory and switches the live
  * release atomically. A failed build leaves the previous release live. One build at a time.
+ * A release has two parts: the site (every page that shows no post: one `astro build` of
+ * astro.config.mjs) and, when the builder has the blog's posts (`articles`), the blog's pages,
+ * built apart (article-pages.ts). A publish builds only the blog's part, on top of the live
+ * release's site part: the changed articles, the list pages, the feeds and the sitemap go live
+ * together. A first start makes the site part live alone as soon as it is built (it needs no
+ * data, so main.ts starts it before the app: `prepareSite`), then the blog's part on top.
  * With SITE_PUBLISH=s3 a publish step (release-publish.ts) runs between the build and the switch:
  * the release goes live here only once the bucket's pointer names it.
  */
@@ -9,10 +15,13 @@ import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { forEachLimited } from '../../core/concurrency.ts';
 import {
+  blogFiles,
   buildArticlePages,
   linkOrCopy,
+  planArticlePages,
   readArticleIndex,
   type ArticleIndex,
+  type ArticlePlan,
   type ArticleRenderer,
   type ArticleSource,
 } from './article-pages.ts';
@@ -71,14 +80,140 @@ interface Logger {
 
 export { PROJECT_ROOT, SOURCE_PATHS } from './source-hash.ts';
 
-/** How one `astro build` runs: another config file, more environment. */
-interface AstroRun {
-  config?: string;
-  env?: Record<string, string>;
+/**
+ * What `astro build` reads besides files: the origin (canonicals, sitemap) and the PUBLIC_*
+ * variables it inlines (analytics id). A change to any of them makes the live release stale.
+ */
+function buildSettings(publicSiteUrl: string, buildEnv: Record<string, string> = {}) {
+  const settings: Record<string, string> = { PUBLIC_SITE_URL: publicSiteUrl };
+  for (const [key, value] of Object.entries({ ...process.env, ...buildEnv })) {
+    if (key.startsWith('PUBLIC_') && key !== 'PUBLIC_SITE_URL' && value !== undefined) {
+      settings[key] = value;
+    }
+  }
+  return settings;
+}
+
+/** The site part's `astro build` when the blog's pages are built apart: it shows no post. */
+const SITE_APART_ENV = { BLOG_PAGES: 'separate' };
+
+/** One `astro build` of the project at `root` into `outDir`. */
+async function runAstroBuild(
+  root: string,
+  outDir: string,
+  run: {
+    publicSiteUrl: string;
+    env: Record<string, string>;
+    config?: string;
+    signal?: AbortSignal;
+  },
+): Promise<void> {
+  const astroBin = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+  const args = [astroBin, 'build', '--silent', ...(run.config ? ['--config', run.config] : [])];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...run.env,
+        ASTRO_OUT_DIR: outDir,
+        PUBLIC_SITE_URL: run.publicSiteUrl,
+        // Always the production bundles (minified React), also when the server runs in development.
+        NODE_ENV: 'production',
+        ASTRO_TELEMETRY_DISABLED: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`astro build exited with ${code}:\n${output}`)),
+    );
+  });
+}
+
+/** The site part of a release, built ahead (`prepareSite`) in a staging folder. */
+interface StagedSite {
+  dir: string;
+  /** The sources and settings it was built from (the builder's `siteKey`). */
+  key: string;
+}
+
+/**
+ * The site part's `astro build`, started before the app (main.ts): it reads no data, so on a
+ * first start it runs while the app loads and the database migrates. The builder takes it
+ * (`ensureCurrent({ prepared })`) when it was built from the sources and settings it builds
+ * from, else builds again.
+ */
+export interface PreparedSite {
+  /** The staged build, or null when the live release's site part is already current. */
+  ready: Promise<StagedSite | null>;
+  /** Stops the build (the server did not start) and removes what it wrote. */
+  cancel(): void;
+}
+
+/** The live release's manifest, or null before the first build. */
+async function liveManifest(dataDir: string): Promise<ReleaseManifest | null> {
+  const id = await currentReleaseId(dataDir);
+  return id ? readManifest(path.join(siteDirs(dataDir).releases, id)) : null;
+}
+
+/**
+ * Starts the site part's build now, unless the live release's site part is current (then
+ * `ready` is null at once). For a builder with the blog's posts (createPostsSiteBuilder) on the
+ * same data directory, origin and project.
+ */
+export function prepareSite(opts: {
+  dataDir: string;
+  publicSiteUrl: string;
+  projectRoot?: string;
+}): PreparedSite {
+  const root = opts.projectRoot ?? PROJECT_ROOT;
+  const cancelled = new AbortController();
+  const dir = path.join(root, STAGING_DIR, `site-${process.pid}-${Date.now()}`);
+  const ready = (async (): Promise<StagedSite | null> => {
+    const key = await computeSourceHash(root, [], buildSettings(opts.publicSiteUrl));
+    if ((await liveManifest(opts.dataDir))?.siteKey === key) return null;
+    try {
+      await removeAbandonedStaging(root);
+      await withProjectBuildLock(root, () =>
+        runAstroBuild(root, dir, {
+          publicSiteUrl: opts.publicSiteUrl,
+          env: SITE_APART_ENV,
+          signal: cancelled.signal,
+        }),
+      );
+      return { dir, key };
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  })();
+  // A failure is the builder's to report when it takes the build; none goes unhandled here.
+  ready.catch(() => {});
+  return {
+    ready,
+    cancel() {
+      cancelled.abort();
+      void ready.then(
+        (staged) => staged && rm(staged.dir, { recursive: true, force: true }),
+        () => {}, // stopped, or failed: it removed its folder
+      );
+    },
+  };
 }
 
 /** A release's manifest but for its id, time and duration. */
-type ReleaseContent = Pick<ReleaseManifest, 'sourceHash' | 'files' | 'inlineScriptHashes'>;
+type ReleaseContent = Pick<
+  ReleaseManifest,
+  'sourceHash' | 'files' | 'inlineScriptHashes' | 'siteKey' | 'partial'
+>;
 
 /** The live release as a build reads it. */
 interface LiveRelease {
@@ -88,7 +223,7 @@ interface LiveRelease {
   index: ArticleIndex | null;
 }
 
-export interface SiteBuilderOptions {
+interface CommonOptions {
   dataDir: string;
   publicSiteUrl: string;
   log: Logger;
@@ -102,14 +237,12 @@ export interface SiteBuilderOptions {
    * write time does not: instances that read the same posts must agree that a release is current.
    */
   sourceDigest?: SourceDigest;
-  /** Writes the site into the directory instead of `astro build` (tests: a release in milliseconds). */
-  render?: (outDir: string) => Promise<void>;
   /**
-   * The blog's posts, when their pages are built apart (article-pages.ts): the main build then
-   * renders none (BLOG_ARTICLES=separate) and each build renders only the changed ones.
+   * Writes the site into the directory instead of `astro build` (tests: a release in
+   * milliseconds). Without `renderArticles` it renders the whole site: no blog pages apart.
    */
-  articles?: ArticleSource;
-  /** Renders a batch of article pages instead of `astro build` (tests). */
+  render?: (outDir: string) => Promise<void>;
+  /** Renders a batch of the blog's pages instead of `astro build` (tests). */
   renderArticles?: ArticleRenderer;
   /**
    * Runs between the build and the switch (SITE_PUBLISH=s3: uploads the release and writes the
@@ -123,62 +256,43 @@ export interface SiteBuilderOptions {
   onBuildFinished?: (seconds: number, ok: boolean) => void;
 }
 
+/**
+ * The blog's posts, when their pages are built apart (article-pages.ts): the site build then
+ * renders none of the blog's pages (BLOG_PAGES=separate), and each build of the blog's part
+ * renders only the changed articles, and the list pages, feeds and sitemap from `listSnapshot`
+ * (the list form of every published post, one of the `extraSources`).
+ */
+type BlogOptions =
+  | { articles?: undefined; listSnapshot?: undefined }
+  | { articles: ArticleSource; listSnapshot: string };
+
+export type SiteBuilderOptions = CommonOptions & BlogOptions;
+
 export function createSiteBuilder(opts: SiteBuilderOptions) {
   const root = opts.projectRoot ?? PROJECT_ROOT;
   let running: Promise<ReleaseManifest> | null = null;
+  // A stand-in for the site's build with none for the blog's renders the whole site.
+  const blog =
+    opts.articles && (!opts.render || opts.renderArticles)
+      ? { source: opts.articles, listSnapshot: opts.listSnapshot }
+      : null;
 
-  /**
-   * What `astro build` reads besides files: the origin (canonicals, sitemap) and the PUBLIC_*
-   * variables it inlines (analytics id). A change to any of them makes the live release stale.
-   */
-  function buildSettings(): Record<string, string> {
-    const settings: Record<string, string> = { PUBLIC_SITE_URL: opts.publicSiteUrl };
-    for (const [key, value] of Object.entries({ ...process.env, ...opts.buildEnv })) {
-      if (key.startsWith('PUBLIC_') && key !== 'PUBLIC_SITE_URL' && value !== undefined) {
-        settings[key] = value;
-      }
-    }
-    return settings;
-  }
+  const settings = () => buildSettings(opts.publicSiteUrl, opts.buildEnv);
 
   const sourceHash = () =>
-    computeSourceHash(root, opts.extraSources, buildSettings(), opts.sourceDigest);
+    computeSourceHash(root, opts.extraSources, settings(), opts.sourceDigest);
 
-  async function runAstroBuild(outDir: string, extra: AstroRun = {}): Promise<void> {
-    const astroBin = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
-    const args = [
-      astroBin,
-      'build',
-      '--silent',
-      ...(extra.config ? ['--config', extra.config] : []),
-    ];
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, args, {
-        cwd: root,
-        env: {
-          ...process.env,
-          ...opts.buildEnv,
-          ...extra.env,
-          ASTRO_OUT_DIR: outDir,
-          PUBLIC_SITE_URL: opts.publicSiteUrl,
-          // Always the production bundles (minified React), also when the server runs in development.
-          NODE_ENV: 'production',
-          ASTRO_TELEMETRY_DISABLED: '1',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      const keep = (chunk: Buffer) => {
-        output = (output + chunk.toString()).slice(-8000);
-      };
-      child.stdout.on('data', keep);
-      child.stderr.on('data', keep);
-      child.on('error', reject);
-      child.on('close', (code) =>
-        code === 0 ? resolve() : reject(new Error(`astro build exited with ${code}:\n${output}`)),
-      );
-    });
-  }
+  /** What the site part is built from: without the posts when the blog's pages are apart. */
+  const siteKey = () => (blog ? computeSourceHash(root, [], settings()) : sourceHash());
+
+  const astro = (outDir: string, env: Record<string, string>, config?: string) =>
+    withProjectBuildLock(root, () =>
+      runAstroBuild(root, outDir, {
+        publicSiteUrl: opts.publicSiteUrl,
+        env: { ...opts.buildEnv, ...env },
+        ...(config ? { config } : {}),
+      }),
+    );
 
   /** The live release's folder, manifest and article index, or null before the first. */
   async function liveRelease(): Promise<LiveRelease | null> {
@@ -189,89 +303,142 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     return manifest ? { id, dir, manifest, index: await readArticleIndex(dir) } : null;
   }
 
-  /** What article pages are rendered with: the site's sources and settings, not its posts. */
-  const articleKey = () => computeSourceHash(root, [], buildSettings());
-
   /**
-   * Every published post's page into `dir`, the unchanged ones linked from `live` when it was
-   * rendered with `key` (articleKey()). Returns the pages' inline-script hashes and their files.
+   * The site part into `outDir`: the prepared build when it was built from `key`, else a new
+   * `astro build` (or the stand-in).
    */
-  async function articlePages(dir: string, id: string, live: LiveRelease | null, key: string) {
-    if (!opts.articles) return { scriptHashes: [], pageFiles: new Set<string>() };
-    const result = await buildArticlePages({
-      dir,
-      live,
-      key,
-      source: opts.articles,
-      scratch: path.join(root, STAGING_DIR, `${id}-articles`),
-      render:
-        opts.renderArticles ??
-        ((snapshot, outDir) =>
-          withProjectBuildLock(root, () =>
-            runAstroBuild(outDir, {
-              config: 'astro.articles.config.mjs',
-              env: { BLOG_SNAPSHOT_PATH: snapshot },
-            }),
-          )),
-    });
-    opts.log.info(
-      { release: id, rendered: result.rendered, reused: result.reused },
-      `article pages: ${result.rendered} rendered, ${result.reused} unchanged`,
-    );
-    const pageFiles = new Set(Object.keys(result.index.pages));
-    return { scriptHashes: result.index.scriptHashes, pageFiles, rendered: result.rendered };
-  }
-
-  /** The full build: `astro build` of the site, then the article pages that changed. */
-  async function fillFull(outDir: string, id: string): Promise<ReleaseContent> {
+  async function fillSitePart(outDir: string, id: string, key: string, prepared?: PreparedSite) {
+    const staged = prepared && (await prepared.ready);
+    if (staged && staged.key === key && blog) {
+      opts.log.info({ release: id }, 'the site part was built ahead of the app');
+      try {
+        await moveDir(staged.dir, outDir);
+      } finally {
+        await rm(staged.dir, { recursive: true, force: true });
+      }
+      return;
+    }
+    if (staged) await rm(staged.dir, { recursive: true, force: true });
     const stagingDir = path.join(root, STAGING_DIR, id);
-    const hash = await sourceHash();
     try {
       await removeAbandonedStaging(root);
       const render = opts.render;
       if (render) await render(stagingDir);
-      else await withProjectBuildLock(root, () => runAstroBuild(stagingDir));
+      else await astro(stagingDir, blog ? SITE_APART_ENV : {});
       await moveDir(stagingDir, outDir);
     } finally {
       await rm(stagingDir, { recursive: true, force: true });
     }
-    const articles = await articlePages(outDir, id, await liveRelease(), await articleKey());
-    const files = await listFiles(outDir);
-    // Unchanged files become hard links to the live release's: disk grows with changes only.
-    await shareWithLiveRelease(opts.dataDir, id, outDir, files, opts.log);
-    const pages = files.filter((file) => !articles.pageFiles.has(file));
-    const hashes = new Set([
-      ...(await inlineScriptHashes(outDir, pages)),
-      ...articles.scriptHashes,
-    ]);
-    return { sourceHash: hash, files, inlineScriptHashes: [...hashes].sort() };
   }
 
   /**
-   * The quick release: the live one with the pages of the posts that changed since rendered
-   * again (or gone), everything else linked. The list pages, feed and sitemap wait for the full
-   * build that follows. Null when it cannot help: no live release, or one of other sources.
+   * The blog's pages into `outDir`, the unchanged articles linked from `live` when it was
+   * rendered with `key`. Returns their inline-script hashes and their files.
    */
-  async function fillChangedPages(
-    live: LiveRelease,
+  async function fillBlogPart(
     outDir: string,
     id: string,
-  ): Promise<ReleaseContent | null> {
-    const oldPages = new Set(Object.keys(live.index?.pages ?? {}));
-    const kept = live.manifest.files.filter((file) => !oldPages.has(file));
+    live: LiveRelease | null,
+    key: string,
+    plan?: ArticlePlan,
+  ) {
+    if (!blog) return { scriptHashes: [], files: new Set<string>(), lists: [] };
+    const result = await buildArticlePages({
+      dir: outDir,
+      live,
+      key,
+      source: blog.source,
+      listSnapshot: blog.listSnapshot,
+      scratch: path.join(root, STAGING_DIR, `${id}-articles`),
+      ...(plan ? { plan } : {}),
+      render:
+        opts.renderArticles ??
+        ((snapshot, dir, listSnapshot) =>
+          astro(
+            dir,
+            {
+              BLOG_SNAPSHOT_PATH: snapshot,
+              ...(listSnapshot ? { BLOG_LIST_SNAPSHOT_PATH: listSnapshot } : {}),
+            },
+            'astro.articles.config.mjs',
+          )),
+    });
+    opts.log.info(
+      { release: id, rendered: result.rendered, reused: result.reused },
+      `blog pages: ${result.rendered} articles rendered, ${result.reused} unchanged, ${result.index.lists?.length ?? 0} list files`,
+    );
+    return {
+      scriptHashes: result.index.scriptHashes,
+      files: blogFiles(result.index),
+      lists: result.index.lists ?? [],
+    };
+  }
+
+  /** The whole release: the site part (prepared, or built now), then the blog's. */
+  async function fillFull(
+    outDir: string,
+    id: string,
+    prepared?: PreparedSite,
+  ): Promise<ReleaseContent> {
+    const [hash, key] = [await sourceHash(), await siteKey()];
+    await fillSitePart(outDir, id, key, prepared);
+    const blogPart = await fillBlogPart(outDir, id, await liveRelease(), key);
+    const files = await listFiles(outDir);
+    // Unchanged files become hard links to the live release's: disk grows with changes only.
+    await shareWithLiveRelease(opts.dataDir, id, outDir, files, opts.log);
+    const pages = files.filter((file) => !blogPart.files.has(file));
+    const hashes = new Set([
+      ...(await inlineScriptHashes(outDir, pages)),
+      ...blogPart.scriptHashes,
+    ]);
+    return { sourceHash: hash, siteKey: key, files, inlineScriptHashes: [...hashes].sort() };
+  }
+
+  /** The site part alone: what a first start serves while the blog's pages build. */
+  async function fillSiteOnly(
+    outDir: string,
+    id: string,
+    prepared?: PreparedSite,
+  ): Promise<ReleaseContent> {
+    const key = await siteKey();
+    await fillSitePart(outDir, id, key, prepared);
+    const files = await listFiles(outDir);
+    return {
+      // Never current: the blog's pages are missing (currentIfFresh looks at `partial`).
+      sourceHash: '',
+      siteKey: key,
+      partial: true,
+      files,
+      inlineScriptHashes: await inlineScriptHashes(outDir, files),
+    };
+  }
+
+  /**
+   * The live release with its blog part built again: the site part linked, the unchanged
+   * articles linked, the changed ones, the list pages, feeds and sitemap rendered.
+   */
+  async function fillBlogOnly(
+    live: LiveRelease,
+    plan: ArticlePlan,
+    hash: string,
+    outDir: string,
+    id: string,
+  ): Promise<ReleaseContent> {
+    const replaced = blogFiles(live.index);
+    const kept = live.manifest.files.filter((file) => !replaced.has(file));
     for (const folder of new Set(kept.map((file) => path.posix.dirname(file)))) {
       await mkdir(path.join(outDir, folder), { recursive: true });
     }
     await forEachLimited(kept, 16, (file) =>
       linkOrCopy(path.join(live.dir, file), path.join(outDir, file)),
     );
-    // buildChangedPages checked that the live pages have the current key: not hashed again.
-    const articles = await articlePages(outDir, id, live, live.index!.key);
-    if (articles.rendered === 0 && articles.pageFiles.size === oldPages.size) return null;
-    const hashes = new Set([...live.manifest.inlineScriptHashes, ...articles.scriptHashes]);
+    const blogPart = await fillBlogPart(outDir, id, live, live.manifest.siteKey!, plan);
+    // A list page, feed or sitemap that came out as it was is linked to the live one's bytes.
+    await shareWithLiveRelease(opts.dataDir, id, outDir, blogPart.lists, opts.log);
+    const hashes = new Set([...live.manifest.inlineScriptHashes, ...blogPart.scriptHashes]);
     return {
-      // The list pages are still the live release's: a start-up finds it stale and rebuilds.
-      sourceHash: live.manifest.sourceHash,
+      sourceHash: hash,
+      siteKey: live.manifest.siteKey!,
       files: await listFiles(outDir),
       inlineScriptHashes: [...hashes].sort(),
     };
@@ -283,7 +450,7 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
    * no release.
    */
   async function release(
-    kind: 'full' | 'pages',
+    kind: 'full' | 'blog' | 'site',
     fill: (outDir: string, id: string) => Promise<ReleaseContent | null>,
   ): Promise<ReleaseManifest | null> {
     const started = Date.now();
@@ -315,9 +482,10 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     }
     const goLive = async () => {
       await switchCurrent(opts.dataDir, id);
-      await pruneReleases(opts.dataDir);
       opts.log.info({ release: id, kind, durationMs: manifest.durationMs }, 'site release live');
+      // Served before the old releases are deleted: pruning thousands of files takes a while.
       await opts.onSwitch?.(manifest);
+      await pruneReleases(opts.dataDir);
     };
     try {
       if (opts.publish) await opts.publish(manifest, outDir, goLive);
@@ -338,45 +506,88 @@ export function createSiteBuilder(opts: SiteBuilderOptions) {
     return manifest;
   }
 
-  const build = async () => (await release('full', fillFull))!;
+  const buildFull = async (prepared?: PreparedSite) =>
+    (await release('full', (outDir, id) => fillFull(outDir, id, prepared)))!;
+
+  /** The blog part on top of the live release: null when it cannot help or nothing changed. */
+  async function buildBlog(): Promise<ReleaseManifest | null> {
+    if (!blog) return null;
+    const live = await liveRelease();
+    if (!live?.manifest.siteKey || live.manifest.siteKey !== (await siteKey())) return null;
+    const plan = await planArticlePages(blog.source, live.index, live.manifest.siteKey);
+    const hash = await sourceHash();
+    const unchanged =
+      !live.manifest.partial &&
+      live.manifest.sourceHash === hash &&
+      plan.render.length === 0 &&
+      !plan.drops;
+    if (unchanged) return null;
+    return release('blog', (outDir, id) => fillBlogOnly(live, plan, hash, outDir, id));
+  }
+
+  async function currentIfFresh(): Promise<ReleaseManifest | null> {
+    const manifest = await liveManifest(opts.dataDir);
+    return manifest && !manifest.partial && manifest.sourceHash === (await sourceHash())
+      ? manifest
+      : null;
+  }
 
   return {
-    /** Builds a new release now; concurrent callers share the running build. */
+    /** Builds a whole new release now; concurrent callers share the running build. */
     build(): Promise<ReleaseManifest> {
-      running ??= build().finally(() => {
+      running ??= buildFull().finally(() => {
         running = null;
       });
       return running;
     },
 
     /**
-     * Renders again only the pages of the posts that changed since the live release and makes
-     * that live at once (seconds, however large the blog); the full build that should follow
-     * brings the list pages, feed and sitemap. Null when there was nothing to do here: no article
-     * source, no live release, a live release of other sources (only a full build renders those
-     * pages), or no page changed.
+     * Builds the blog's pages again on top of the live release and makes that live at once
+     * (seconds, however large the blog): the pages of the posts that changed, the list pages,
+     * the feeds and the sitemap. Null when there was nothing to do here: no blog part, no live
+     * release, a live release of other sources (only a full build renders those pages), or no
+     * post changed.
      */
-    async buildChangedPages(): Promise<ReleaseManifest | null> {
-      if (!opts.articles) return null;
-      const live = await liveRelease();
-      if (!live?.index || live.index.key !== (await articleKey())) return null;
-      return release('pages', (outDir, id) => fillChangedPages(live, outDir, id));
-    },
+    buildChangedPages: buildBlog,
 
     /** The hash of the site's inputs as they are now (a release built from them carries it). */
     sourceHash,
 
-    /** The live release's manifest when it was built from the current inputs, else null. */
-    async currentIfFresh(): Promise<ReleaseManifest | null> {
-      const live = await currentReleaseId(opts.dataDir);
-      if (!live) return null;
-      const manifest = await readManifest(path.join(siteDirs(opts.dataDir).releases, live));
-      return manifest && manifest.sourceHash === (await sourceHash()) ? manifest : null;
-    },
+    /** The hash of the site part's inputs (no posts when the blog's pages are apart). */
+    siteKey,
 
-    /** The live release's manifest, building first when there is none or it is stale. */
-    async ensureCurrent(): Promise<ReleaseManifest> {
-      return (await this.currentIfFresh()) ?? this.build();
+    /** The live release's manifest when it was built from the current inputs, else null. */
+    currentIfFresh,
+
+    /**
+     * The live release's manifest, building first when there is none or it is stale: only the
+     * blog's part when the site's sources are those of the live release (nothing when no post
+     * changed either); with nothing complete live, the site part first (live at once), then the
+     * blog's; else a whole release.
+     * `prepared`: the site part's build started ahead (main.ts), taken when it fits.
+     */
+    async ensureCurrent(options: { prepared?: PreparedSite } = {}): Promise<ReleaseManifest> {
+      let prepared = options.prepared;
+      const take = () => {
+        const taken = prepared;
+        prepared = undefined;
+        return taken;
+      };
+      try {
+        if (!blog || opts.publish) return (await currentIfFresh()) ?? (await buildFull(take()));
+        const live = await liveRelease();
+        if (live?.manifest.siteKey !== (await siteKey())) {
+          // Another deploy's release stays live until the whole new one is built.
+          if (live && !live.manifest.partial) return await buildFull(take());
+          await release('site', (outDir, id) => fillSiteOnly(outDir, id, take()));
+        }
+        // The posts' pages are compared one by one: an edit deep in a body leaves the list
+        // form of the posts, and so the source hash, as it was.
+        return (await buildBlog()) ?? (await liveManifest(opts.dataDir))!;
+      } finally {
+        // Not taken (the live release was current): its output is not needed.
+        prepared?.cancel();
+      }
     },
   };
 }
