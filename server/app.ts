@@ -17,7 +17,6 @@ import { rateLimitPlugin } from './core/rate-limit.ts';
 import { requestInputPlugin } from './core/request-input.ts';
 import { securityPlugin } from './core/security.ts';
 import { createServer } from './core/server.ts';
-import { multipartPlugin } from './core/uploads.ts';
 import { accountsPlugin } from './domains/accounts/plugin.ts';
 import { adminPlugin } from './domains/admin/plugin.ts';
 import { billingPlugin } from './domains/billing/plugin.ts';
@@ -51,7 +50,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(securityPlugin, { production: config.isProduction, ...security });
   await app.register(requestInputPlugin);
   await app.register(rateLimitPlugin, { db, redisUrl: config.scale.redisUrl });
-  await app.register(multipartPlugin);
   await app.register(apiSpecPlugin, { version: config.version });
 
   // Accounts register the auth plugin: every later route knows its caller.

@@ -5,7 +5,8 @@
  * declaration stops the app at startup with the route's method and URL: an undeclared route
  * would otherwise be public by accident.
  *
- * The guard runs as an onRequest hook, after the auth plugin has read the session and before the
+ * The guard runs as an onRequest hook, after the auth plugin has read the session (core/auth.ts
+ * reads it only for routes that look at their caller: these levels, or `readsUser`) and before the
  * body is parsed or validated: a signed-out caller learns nothing about a route's input and
  * cannot make the server read a large body.
  *
@@ -52,6 +53,11 @@ declare module 'fastify' {
     access?: AccessLevel;
     /** For `access: 'user'`: the 401 message when the spec names one ('Please login first'). */
     signInMessage?: ApiText;
+    /**
+     * A public route whose answer depends on who asks (/api/db): its caller's session is read.
+     * Without it a public route never looks the session up (core/auth.ts).
+     */
+    readsUser?: boolean;
   }
   interface FastifyInstance {
     /** Every registered route, one row per method, with its declared access level. */
@@ -167,7 +173,7 @@ export const accessPlugin = fp(
       }
       route.config = { ...route.config, access: declared };
       const guard = guardFor(declared, route.config.signInMessage);
-      // Route-level onRequest hooks run after the instance's, so the session is already read.
+      // The auth plugin puts its session read in front of it (core/auth.ts).
       if (guard) route.onRequest = [guard, ...[route.onRequest ?? []].flat()];
       // The webhook reads raw bytes under its own parser's limit and checks their signature.
       if (declared !== 'webhook' && methods.some((m) => !BODYLESS.has(m))) {

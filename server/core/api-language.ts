@@ -73,11 +73,16 @@ function hasText(payload: unknown): payload is Json {
 
 export const apiLanguagePlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('preSerialization', async (request, reply, payload) => {
-      if (!hasText(payload)) return payload;
+    // Callback style, no promise: it runs on every JSON answer, and most carry no text. Answers
+    // sent as bytes or strings (cached public reads, pages) never reach it.
+    app.addHook('preSerialization', (request, reply, payload, done) => {
+      if (!hasText(payload)) return done(null, payload);
       // The same address answers in either language: caches must key on the header.
       reply.header('vary', mergeVary(reply.getHeader('vary'), 'Accept-Language'));
-      return renderPayload(payload, localeFromAcceptLanguage(request.headers['accept-language']));
+      done(
+        null,
+        renderPayload(payload, localeFromAcceptLanguage(request.headers['accept-language'])),
+      );
     });
   },
   { name: 'api-language' },

@@ -2,7 +2,13 @@
  * Request identity. A request's user comes only from its bearer session token; the spec's
  * x-user-id / x-user-email headers are accepted only when they agree with that session.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  RouteOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import type { UserRow } from '../db/schema.ts';
 import { forbidden, unauthorized } from './errors.ts';
@@ -39,25 +45,45 @@ function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
+/**
+ * Whether a route reads its caller: every signed-in level, a public route that declares
+ * `readsUser` (its answer depends on who asks: /api/db), and one whose body may be larger for a
+ * signed-in caller (core/access.ts). No other route looks at `request.user`, so for them a
+ * session token costs no lookup. A route that reads the user without saying so sees every caller
+ * as signed out: it refuses, never grants.
+ */
+function readsUser(route: RouteOptions, serverBodyLimit: number): boolean {
+  const access = route.config?.access;
+  if (access === 'user' || access === 'editor' || access === 'admin') return true;
+  return route.config?.readsUser === true || (route.bodyLimit ?? 0) > serverBodyLimit;
+}
+
+/**
+ * Reads the caller's session, for the routes that read it (readsUser), as the first of their
+ * onRequest hooks: before the access guard, before the body is read. The spec's x-user-id and
+ * x-user-email headers are checked on every route: a request carrying them is refused unless its
+ * session agrees, whatever it asks for.
+ */
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: { authenticator: Authenticator }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('session', null);
-    const identify = async (request: FastifyRequest, token: string | null) => {
-      if (token) {
-        const found = await opts.authenticator.authenticate(token);
-        if (found) {
-          request.user = found.user;
-          request.session = found.session;
-        }
+    const readSession = async (request: FastifyRequest, token: string) => {
+      const found = await opts.authenticator.authenticate(token);
+      if (found) {
+        request.user = found.user;
+        request.session = found.session;
       }
-      const claimedId = request.headers['x-user-id'];
-      const claimedEmail = request.headers['x-user-email'];
-      if (claimedId === undefined && claimedEmail === undefined) return;
+    };
+    const checkClaims = async (request: FastifyRequest) => {
+      const token = bearerToken(request);
+      if (token) await readSession(request, token);
       const user = request.user;
       if (!user) {
         throw forbidden(msg('auth.identity_without_session'), 'IDENTITY_MISMATCH');
       }
+      const claimedId = request.headers['x-user-id'];
+      const claimedEmail = request.headers['x-user-email'];
       if (claimedId !== undefined && claimedId !== user.id) {
         throw forbidden(msg('auth.user_id_mismatch'), 'IDENTITY_MISMATCH');
       }
@@ -68,15 +94,27 @@ export const authPlugin = fp(
         throw forbidden(msg('auth.user_email_mismatch'), 'IDENTITY_MISMATCH');
       }
     };
+    // Callback style: it runs on every request, and nearly all carry no identity headers.
     app.addHook('onRequest', (request, _reply, done) => {
-      const token = bearerToken(request);
-      // Most requests (pages, public reads) carry no identity at all: nothing to wait for.
       const h = request.headers;
-      if (!token && h['x-user-id'] === undefined && h['x-user-email'] === undefined) return done();
-      identify(request, token).then(() => done(), done);
+      if (h['x-user-id'] === undefined && h['x-user-email'] === undefined) return done();
+      checkClaims(request).then(() => done(), done);
+    });
+    const serverBodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+    const identify: onRequestHookHandler = (request, _reply, done) => {
+      // Already read with the identity headers' check.
+      if (request.session) return done();
+      const token = bearerToken(request);
+      if (!token) return done();
+      readSession(request, token).then(() => done(), done);
+    };
+    // Registered after core/access.ts: its guard is already in the route's hooks, and goes after.
+    app.addHook('onRoute', (route) => {
+      if (!readsUser(route, serverBodyLimit)) return;
+      route.onRequest = [identify, ...[route.onRequest ?? []].flat()];
     });
   },
-  { name: 'auth', dependencies: ['errors'] },
+  { name: 'auth', dependencies: ['errors', 'access'] },
 );
 
 /** Guard of `access: 'user'` routes (installed by core/access.ts): a signed-in user. */

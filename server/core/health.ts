@@ -1,7 +1,11 @@
 /**
  * Health for people and load balancers:
- * - GET /api/health: database reachability, version and uptime (the original check).
- * - GET /api/health/live: the process answers; touches nothing else (a restart is the cure).
+ * - GET /api/health: database reachability, version and uptime (the original check). The
+ *   database's answer is shared: requests at the same moment wait for one ping, and its answer
+ *   stands for PING_REUSE_MS, so a monitor, a balancer or a flood of anonymous requests on this
+ *   public address costs the database at most a ping a second (issue 33).
+ * - GET /api/health/live: the process answers; touches nothing else (a restart is the cure): no
+ *   database, no session read, no per-route work beyond the headers every answer carries.
  * - GET /api/health/ready: whether this instance should get traffic: the database answers and
  *   every critical check passes (the media store is writable); non-critical checks (queue lag)
  *   are reported only. From the moment shutdown begins (`app.beginDraining`), ready answers 503
@@ -10,7 +14,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HealthResponse, LiveResponse, ReadyResponse } from '../contracts/common.ts';
+import { cachedReading } from './cached-reading.ts';
 import type { Database } from './db.ts';
+
+/** How long one database ping answers GET /api/health (ms). */
+const PING_REUSE_MS = 1000;
 
 export interface ReadinessCheck {
   name: string;
@@ -46,6 +54,7 @@ export const healthPlugin = fp(
     app.decorate('addReadinessCheck', (check: () => Promise<ReadinessCheck[]>) => {
       readiness.push(check);
     });
+    const databaseUp = cachedReading(() => opts.database.ping(), { ttlMs: PING_REUSE_MS });
     const uptimeSeconds = () => Math.round((Date.now() - opts.startedAt) / 1000);
     const schema = (summary: string, response: Record<number, unknown>) => ({
       config: { access: 'public' as const },
@@ -56,7 +65,7 @@ export const healthPlugin = fp(
       '/api/health',
       schema('Liveness and database reachability', { 200: HealthResponse, 503: HealthResponse }),
       async (_request, reply) => {
-        const up = await opts.database.ping();
+        const up = await databaseUp();
         return reply.status(up ? 200 : 503).send({
           success: up,
           status: up ? 'ok' : 'degraded',
@@ -70,12 +79,14 @@ export const healthPlugin = fp(
     app.get(
       '/api/health/live',
       schema('The process answers (touches no database)', { 200: LiveResponse }),
-      async () => ({
-        success: true as const,
-        status: 'ok' as const,
-        version: opts.version,
-        uptimeSeconds: uptimeSeconds(),
-      }),
+      // Not async: nothing to wait for, so no promise either.
+      (_request, reply) =>
+        reply.send({
+          success: true as const,
+          status: 'ok' as const,
+          version: opts.version,
+          uptimeSeconds: uptimeSeconds(),
+        }),
     );
 
     app.get(

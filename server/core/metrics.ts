@@ -9,8 +9,8 @@
  * for a scraper on a private network (serveMetrics).
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
+import type { FastifyInstance, FastifyRequest, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { unauthorized } from './errors.ts';
@@ -126,12 +126,11 @@ function countWebhook(
   metrics: Metrics,
   providerLabels: ReadonlyMap<string, string>,
   request: FastifyRequest,
+  routeUrl: string,
   status: number,
 ): void {
-  const route = request.routeOptions;
-  if (route.config.access !== 'webhook') return;
   const named = (request.params as { provider?: unknown } | undefined)?.provider;
-  const provider = route.url?.startsWith('/api/stripe/')
+  const provider = routeUrl.startsWith('/api/stripe/')
     ? 'stripe'
     : ((typeof named === 'string' ? providerLabels.get(named) : undefined) ?? 'unknown');
   const outcome = status >= 200 && status < 300 ? 'processed' : 'failed';
@@ -179,13 +178,37 @@ export const metricsPlugin = fp(
   ) => {
     const { token, metrics, providerLabels } = opts;
     app.decorate('metrics', metrics);
-    app.addHook('onResponse', async (request, reply) => {
-      const route = request.routeOptions.url ?? 'unmatched';
+    const record = (
+      request: FastifyRequest,
+      status: number,
+      seconds: number,
+      route: string,
+      webhook: boolean,
+    ) => {
       metrics.httpDuration.observe(
-        { method: request.method, route, status: String(reply.statusCode) },
-        reply.elapsedTime / 1000,
+        { method: request.method, route, status: String(status) },
+        seconds,
       );
-      countWebhook(metrics, providerLabels, request, reply.statusCode);
+      if (webhook) countWebhook(metrics, providerLabels, request, route, status);
+    };
+    // Each route's own hook, made when it is registered, knows its pattern and access level:
+    // reading them per request (request.routeOptions) builds a new object every time. Callback
+    // style: no promise on every request.
+    app.addHook('onRoute', (route) => {
+      const pattern = route.url;
+      const webhook = route.config?.access === 'webhook';
+      const timed: onResponseHookHandler = (request, reply, done) => {
+        record(request, reply.statusCode, reply.elapsedTime / 1000, pattern, webhook);
+        done();
+      };
+      route.onResponse = [...[route.onResponse ?? []].flat(), timed];
+    });
+    // What no route's hook sees: addresses no route takes, and those a route hands to the
+    // not-found handler (their answer ends in its context).
+    app.addHook('onResponse', (request, reply, done) => {
+      if (request.is404)
+        record(request, reply.statusCode, reply.elapsedTime / 1000, 'unmatched', false);
+      done();
     });
     if (!token) return;
     app.get(
@@ -217,6 +240,9 @@ export async function serveMetrics(
   port: number,
   host: string,
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  // Not `import … from 'node:http'`: an ES module import of it reads every export, and its
+  // lazy WebSocket getter loads all of undici, tens of milliseconds of every start (issue 33).
+  const { createServer } = process.getBuiltinModule('node:http');
   const server = createServer((req, res) => {
     const url = (req.url ?? '').split('?')[0];
     if (url !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {

@@ -85,12 +85,18 @@ export function refuseNul(value: string, field: string): void {
  */
 function refuseInfinity(values: unknown): void {
   if (!values || typeof values !== 'object') return;
-  for (const [key, value] of Object.entries(values)) {
-    for (const item of [value].flat()) {
-      if (typeof item === 'number' && !Number.isFinite(item))
-        throw badRequest(INPUT_MESSAGES.notFinite(key), 'VALIDATION_ERROR');
-    }
+  // Runs on every request: no arrays built for the (mostly zero or one) strings it looks at.
+  for (const key in values) {
+    const value = (values as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      for (const item of value) refuseNotFinite(key, item);
+    } else refuseNotFinite(key, value);
   }
+}
+
+function refuseNotFinite(key: string, value: unknown): void {
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw badRequest(INPUT_MESSAGES.notFinite(key), 'VALIDATION_ERROR');
 }
 
 /**

@@ -116,17 +116,28 @@ export function createCompressionCache(maxBytes = 64 * 1024 * 1024) {
     return { body, etag: `"${digest}-${encoding}"` };
   }
 
+  /** A held entry, moved to the end of the eviction order; undefined when not held. */
+  const hit = (key: string): CompressedFile | null | undefined => {
+    const held = entries.get(key);
+    if (held === undefined) return undefined;
+    entries.delete(key);
+    entries.set(key, held);
+    return held;
+  };
+
   return {
+    /**
+     * The file in this coding when it is held already (null: compressing would not make it
+     * smaller), undefined when it is not: the answer to nearly every request, without a promise.
+     */
+    peek(absPath: string, encoding: Coding): CompressedFile | null | undefined {
+      return hit(`${encoding}:${absPath}`);
+    },
     /** The file in this coding, or null when compressing would not make it smaller. */
     async get(absPath: string, encoding: Coding): Promise<CompressedFile | null> {
       const key = `${encoding}:${absPath}`;
-      if (entries.has(key)) {
-        const hit = entries.get(key)!;
-        // Refresh its place in the eviction order.
-        entries.delete(key);
-        entries.set(key, hit);
-        return hit;
-      }
+      const held = hit(key);
+      if (held !== undefined) return held;
       let job = pending.get(key);
       if (!job) {
         job = load(absPath, encoding).finally(() => pending.delete(key));

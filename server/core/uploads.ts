@@ -10,7 +10,14 @@ import fp from 'fastify-plugin';
 import { AppError, badRequest, knownClientError } from './errors.ts';
 import { msg } from './api-messages.ts';
 
-/** One file per request at most (a video's image, a blog image), 10 MB, a few small fields. */
+/**
+ * One file per request at most (a video's image, a blog image), 10 MB, a few small fields.
+ *
+ * Register it in the scope of the routes that read a form, not the app: @fastify/multipart adds
+ * an onRequest hook (a listener on every answer) and an onResponse hook (a clean-up of saved
+ * files) to every route of the scope it is registered in, and its parser; elsewhere a multipart
+ * body is refused as an unsupported media type (415) before it is read.
+ */
 export const multipartPlugin = fp(
   async (app: FastifyInstance) => {
     await app.register(multipart, {

@@ -1,6 +1,8 @@
 /** The access log: one line per answered request, without query strings or credentials. */
+import { hostname, tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
+import { createServer } from '../../server/core/server.ts';
+import { bearer, createTestApp, signInLocal, testConfig, type TestApp } from '../helpers/app.ts';
 import { captureLogEntries } from '../helpers/logs.ts';
 
 describe('access log', () => {
@@ -32,5 +34,48 @@ describe('access log', () => {
     const text = JSON.stringify(lines);
     expect(text).not.toContain('reset-token-123');
     expect(text).not.toContain(token);
+  });
+
+  it("writes the fields pino writes, in pino's order: level, time, pid, hostname, reqId first", async () => {
+    lines.length = 0;
+    await t.app.inject({ url: '/api/health/live?x="quoted"' });
+    const [line] = lines.filter((l) => typeof l.req === 'object');
+    expect(Object.keys(line!)).toEqual([
+      'level',
+      'time',
+      'pid',
+      'hostname',
+      'reqId',
+      'req',
+      'res',
+      'responseTime',
+      'msg',
+    ]);
+    expect(line).toMatchObject({
+      level: 30,
+      pid: process.pid,
+      hostname: hostname(),
+      req: { method: 'GET', url: '/api/health/live' },
+      res: { statusCode: 200 },
+      msg: 'request completed',
+    });
+    expect(line!.reqId).toBe((line!.req as { id: string }).id);
+    expect(Math.abs((line!.time as number) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('logs what a route writes through request.log with its request id, credentials redacted', async () => {
+    const capture = captureLogEntries();
+    const app = createServer(testConfig(tmpdir(), { LOG_LEVEL: 'info' }), capture.stream);
+    app.get('/says', async (request) => {
+      request.log.warn({ attempt: { token: 'secret-token-1' } }, 'route says');
+      return { ok: true };
+    });
+    await app.inject({ url: '/says' });
+    await app.close();
+    const said = capture.lines.find((l) => l.msg === 'route says');
+    const access = capture.lines.find((l) => l.msg === 'request completed');
+    expect(said).toMatchObject({ level: 40, attempt: { token: '[redacted]' } });
+    expect(said!.reqId).toBe(access!.reqId);
+    expect(JSON.stringify(capture.lines)).not.toContain('secret-token-1');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Health for load balancers (issue 18, item 5): /api/health/live touches nothing but the process;
  * /api/health/ready needs the database and a writable media store, reports the queue's lag
- * without failing on it, and answers 503 from the moment shutdown begins.
+ * without failing on it, and answers 503 from the moment shutdown begins; /api/health pings the
+ * database at most once a second (issue 33).
  */
 import path from 'node:path';
 import { rm, writeFile } from 'node:fs/promises';
@@ -46,6 +47,23 @@ describe.each(databaseKinds)('health on %s', (kind) => {
       status: 'not_ready',
       checks: [{ name: 'database', ok: false, critical: true }],
     });
+  });
+
+  it('health shares one database ping among the requests of a second, and reports an outage after it', async () => {
+    const { app, ping } = await appWithPing();
+    // A burst, as a monitor or a flood of anonymous requests sends it: one ping answers all.
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => app.inject({ url: '/api/health' })),
+    );
+    expect(burst.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    expect((await app.inject({ url: '/api/health' })).json()).toMatchObject({ database: 'up' });
+    expect(ping.calls).toBe(1);
+    ping.up = false;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const down = await app.inject({ url: '/api/health' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toMatchObject({ success: false, status: 'degraded', database: 'down' });
+    expect(ping.calls).toBe(2);
   });
 
   it('ready: database, media store and queue all fine', async () => {

@@ -7,7 +7,8 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres, queryRows } from '../../server/core/db.ts';
+import { queryRows } from '../../server/core/db.ts';
+import { openPostgres } from '../../server/core/db-postgres.ts';
 import {
   countHit,
   databaseRateLimitStore,

@@ -7,7 +7,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openPostgres, queryRows, type Database } from '../../server/core/db.ts';
+import { queryRows, type Database } from '../../server/core/db.ts';
+import { openPostgres } from '../../server/core/db-postgres.ts';
 import {
   createTickRunner,
   scheduleRepeating,

@@ -19,7 +19,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openPostgres } from '../../server/core/db.ts';
+import { openPostgres } from '../../server/core/db-postgres.ts';
 import { HISTORY_PAGE_SIZE } from '../../shared/video.ts';
 import type { Figure } from '../helpers/measure.ts';
 import { createPostgresDatabase } from '../helpers/postgres.ts';

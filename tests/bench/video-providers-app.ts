@@ -4,7 +4,7 @@
  * plain Node script. So the database is opened and migrated here, and the app built on it as
  * tests build theirs (buildTestApp).
  */
-import { openPglite } from '../../server/core/db.ts';
+import { openPglite } from '../../server/core/db-pglite.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { openFreshPostgres, type DatabaseKind, type TestDatabase } from '../helpers/database.ts';
 

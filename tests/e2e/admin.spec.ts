@@ -5,7 +5,7 @@
  */
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { findPack } from '../../shared/billing.ts';
-import { islandReady, signInThroughForm, uniqueEmail } from '../helpers/browser.ts';
+import { islandReady, signInThroughApi, uniqueEmail } from '../helpers/browser.ts';
 import { LOCAL_CHECKOUT_TOKEN_FIELD, localCheckoutToken } from '../helpers/local-checkout.ts';
 
 const ADMIN = { username: 'admin', password: 'e2e-admin-password-123' };
@@ -72,7 +72,8 @@ test('an admin adds 50 credits with a reason, the user sees them after a reload,
   // Two browser contexts and a dozen round trips: more than the default 30 s on a busy runner.
   test.slow();
   const email = uniqueEmail('ann');
-  await signInThroughForm(page, 'Ann Credits', email);
+  await signInThroughApi(page, 'Ann Credits', email);
+  await page.goto('/');
   await expect(page.getByTestId('header-credits')).toHaveAttribute('aria-label', '0 credits');
 
   const { context, page: admin } = await openAdmin(browser);
@@ -138,7 +139,10 @@ test('an admin grants blog access and the user gets Blog Admin in the header', a
   // Two browser contexts and a dozen round trips: more than the default 30 s on a busy runner.
   test.slow();
   const email = uniqueEmail('blogger');
-  await signInThroughForm(page, 'Bea Blogger', email);
+  await signInThroughApi(page, 'Bea Blogger', email);
+  await page.goto('/');
+  // Signed in as the header shows it, before anything is granted.
+  await expect(page.getByTestId('header-credits')).toHaveAttribute('aria-label', '0 credits');
   const nav = page.getByRole('navigation', { name: 'Main' }).first();
   await expect(nav.getByRole('link', { name: 'Blog Admin' })).toHaveCount(0);
 

@@ -1,7 +1,7 @@
 /**
  * Renders the sample clips the e2e specs play (E2E_READY_SAMPLES) into the e2e server's cache.
- * tests/e2e/serve.ts runs it before the server starts; `npm test` runs it earlier, at the lowest
- * CPU priority beside Vitest, so the e2e server finds them ready.
+ * tests/e2e/serve.ts runs it before the server starts (at the lowest CPU priority when `npm test`
+ * starts that server beside Vitest); `--low-priority` does the same from the command line.
  */
 import path from 'node:path';
 import { collectSampleClips, ensureSampleClips } from '../../server/domains/site-build/samples.ts';

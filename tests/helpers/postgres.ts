@@ -20,13 +20,17 @@ async function adminQuery(adminUrl: string, statement: string): Promise<void> {
   }
 }
 
-/** Creates an empty database named `<prefix><random hex>` on the server of `adminUrl`. */
+/**
+ * Creates a database named `<prefix><random hex>` on the server of `adminUrl`: empty, or a copy
+ * of `template` (a database nobody is connected to).
+ */
 export async function createPostgresDatabase(
   adminUrl: string,
   prefix: string,
+  template?: string,
 ): Promise<PostgresDatabase> {
   const name = `${prefix}${randomBytes(5).toString('hex')}`;
-  await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+  await adminQuery(adminUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

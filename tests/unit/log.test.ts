@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
-import { formatLogMessage, prettyStream } from '../../server/core/log.ts';
+import { formatLogMessage, LineBatch, prettyStream } from '../../server/core/log.ts';
 
 describe('log format', () => {
   it('LOG_FORMAT chooses; auto is JSON when stdout is not a terminal, and in production', () => {
@@ -41,5 +41,33 @@ describe('log format', () => {
     };
     expect(formatLogMessage(entry, 'msg')).toBe('POST /api/x 500 request errored');
     expect(formatLogMessage({ msg: 'hello' }, 'msg')).toBe('hello');
+  });
+
+  it('hands lines on in batches of 64 KB, or when its timer fires, and all of them when flushed', async () => {
+    const writes: string[] = [];
+    let syncFlushes = 0;
+    const destination = {
+      write: (text: string) => writes.push(text),
+      flush: (done?: () => void) => done?.(),
+      flushSync: () => (syncFlushes += 1),
+    };
+    const line = `${JSON.stringify({ msg: 'x'.repeat(150) })}\n`;
+    const batch = new LineBatch(destination, 60_000);
+    const perBatch = Math.ceil((64 * 1024) / line.length);
+    for (let i = 0; i < perBatch - 1; i++) batch.write(line);
+    expect(writes).toEqual([]);
+    batch.write(line);
+    expect(writes).toEqual([line.repeat(perBatch)]);
+    batch.write(line);
+    batch.flushSync();
+    expect(writes).toEqual([line.repeat(perBatch), line]);
+    expect(syncFlushes).toBe(1);
+    batch.stop();
+
+    const timed = new LineBatch(destination, 20);
+    timed.write(line);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(writes.at(-1)).toBe(line);
+    timed.stop();
   });
 });

@@ -6,7 +6,7 @@
  * shared/api/; the server's TypeBox schemas for them are checked against those types at compile
  * time (`schemaFor`, server/contracts/common.ts), which the last block here pins.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { Type } from 'typebox';
@@ -108,7 +108,11 @@ function browserProblems(
 
 const siteFiles = [
   ...filesUnder('site', [...SCRIPT, '.astro']),
-  ...filesUnder('.', ['.mjs']).filter((file) => /^astro[\w.-]*\.config\.mjs$/.test(rel(file))),
+  // The Astro configs sit at the top of the checkout: read that folder alone (walking the whole
+  // checkout read node_modules too, where site builds add and remove folders meanwhile).
+  ...readdirSync(ROOT)
+    .filter((name) => /^astro[\w.-]*\.config\.mjs$/.test(name))
+    .map((name) => path.join(ROOT, name)),
 ];
 const islandRoots = filesUnder('site/islands', SCRIPT).map((file) => ({
   file,

@@ -40,6 +40,6 @@ export const blogPlugin = fp(
   },
   {
     name: 'blog',
-    dependencies: ['database', 'access', 'auth', 'multipart', 'site-build', 'media-store'],
+    dependencies: ['database', 'access', 'auth', 'site-build', 'media-store'],
   },
 );

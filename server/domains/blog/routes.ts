@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { currentUser } from '../../core/auth.ts';
 import { ARTICLE_BODY_LIMIT } from '../../core/server.ts';
-import { readImageUpload } from '../../core/uploads.ts';
+import { multipartPlugin, readImageUpload } from '../../core/uploads.ts';
 import { ErrorResponse, MessageResponse, Ok } from '../../contracts/common.ts';
 import {
   AdminPostListQuery,
@@ -202,40 +202,45 @@ export async function blogRoutes(
     },
   );
 
-  app.post(
-    '/api/blog/admin/upload',
-    {
-      config: { access: 'editor' },
-      schema: {
-        tags: admin,
-        summary: 'Upload a featured image (multipart field image)',
-        consumes: ['multipart/form-data'],
-        response: { 200: AdminUploadResponse, ...errors, 413: ErrorResponse },
+  // The two routes that read a form, in a scope of their own (core/uploads.ts).
+  await app.register(async (scope) => {
+    await scope.register(multipartPlugin);
+    const uploads = scope.withTypeProvider<TypeBoxTypeProvider>();
+    uploads.post(
+      '/api/blog/admin/upload',
+      {
+        config: { access: 'editor' },
+        schema: {
+          tags: admin,
+          summary: 'Upload a featured image (multipart field image)',
+          consumes: ['multipart/form-data'],
+          response: { 200: AdminUploadResponse, ...errors, 413: ErrorResponse },
+        },
       },
-    },
-    async (request) => ({
-      success: true as const,
-      data: { url: await blog.saveImage(await readImageUpload(request)) },
-    }),
-  );
+      async (request) => ({
+        success: true as const,
+        data: { url: await blog.saveImage(await readImageUpload(request)) },
+      }),
+    );
 
-  app.post(
-    '/api/blog/upload-image',
-    {
-      config: { access: 'editor' },
-      schema: {
-        tags: admin,
-        summary: 'Upload an image for the article body (multipart field image)',
-        consumes: ['multipart/form-data'],
-        response: { 200: InlineUploadResponse, ...errors, 413: ErrorResponse },
+    uploads.post(
+      '/api/blog/upload-image',
+      {
+        config: { access: 'editor' },
+        schema: {
+          tags: admin,
+          summary: 'Upload an image for the article body (multipart field image)',
+          consumes: ['multipart/form-data'],
+          response: { 200: InlineUploadResponse, ...errors, 413: ErrorResponse },
+        },
       },
-    },
-    async (request) => ({
-      success: true as const,
-      imageUrl: await blog.saveImage(await readImageUpload(request)),
-      message: answerText('blog.image_uploaded'),
-    }),
-  );
+      async (request) => ({
+        success: true as const,
+        imageUrl: await blog.saveImage(await readImageUpload(request)),
+        message: answerText('blog.image_uploaded'),
+      }),
+    );
+  });
 
   app.get(
     '/api/blog/admin/build-status',

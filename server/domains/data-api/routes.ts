@@ -33,11 +33,12 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
     `Tables: ${tables}. Each table's policy decides what your role (anonymous, user, editor, ` +
     'admin) may do, which columns you see or set and which rows you reach (your own, published, or all).';
 
-  // Public on purpose: each table's policy (policies.ts) decides per role, column and row.
+  // Public on purpose: each table's policy (policies.ts) decides per role, column and row, so
+  // every route here reads its caller (readsUser).
   app.get(
     '/api/db/:table',
     {
-      config: { access: 'public' },
+      config: { access: 'public', readsUser: true },
       schema: {
         tags,
         summary:
@@ -61,7 +62,7 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
   app.post(
     '/api/db/:table',
     {
-      config: { access: 'public' },
+      config: { access: 'public', readsUser: true },
       // Rows of posts carry whole articles; callers without a session keep 64 KB.
       bodyLimit: ARTICLE_BODY_LIMIT,
       schema: {
@@ -82,7 +83,7 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
   app.put(
     '/api/db/:table',
     {
-      config: { access: 'public' },
+      config: { access: 'public', readsUser: true },
       bodyLimit: ARTICLE_BODY_LIMIT,
       schema: {
         tags,
@@ -102,7 +103,7 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
   app.delete(
     '/api/db/:table',
     {
-      config: { access: 'public' },
+      config: { access: 'public', readsUser: true },
       schema: {
         tags,
         summary: 'Delete the rows matching where: { where }; answers the deleted rows',
@@ -122,7 +123,11 @@ export async function dataApiRoutes(fastify: FastifyInstance, opts: { dataApi: D
     '/api/rpc/:name',
     {
       // increment_post_views is open to anyone, like the blog's own view counter.
-      config: { access: 'public', rateLimit: { max: 120, timeWindow: '1 minute' } },
+      config: {
+        access: 'public',
+        readsUser: true,
+        rateLimit: { max: 120, timeWindow: '1 minute' },
+      },
       // A function without arguments may be called with no body at all.
       preValidation: async (request) => {
         request.body ??= {};
