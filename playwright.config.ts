@@ -30,6 +30,9 @@ const chromium = {
   ],
 };
 
+/** Specs that measure time in the page: they run alone, after the rest. */
+const TIMED_SPECS = /first-tap\.spec\.ts$/;
+
 export default defineConfig({
   testDir: 'tests/e2e',
   // Tests of one file spread over both workers too: the long page-walking specs (axe, layout)
@@ -51,6 +54,16 @@ export default defineConfig({
         viewport: { width: 1280, height: 800 },
         launchOptions: chromium,
       },
+      testIgnore: TIMED_SPECS,
+    },
+    {
+      // Timed at a 4x CPU slowdown (first-tap.spec.ts: effects within 500 ms of hydration, INP):
+      // run last and one at a time, so the other worker's pages do not take the core they time.
+      name: 'timed',
+      use: { ...devices['Desktop Chrome'], launchOptions: chromium },
+      testMatch: TIMED_SPECS,
+      dependencies: ['desktop'],
+      fullyParallel: false,
     },
   ],
   webServer: {

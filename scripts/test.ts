@@ -177,11 +177,14 @@ const e2eServerRunning = () => e2eServer.exitCode === null && e2eServer.signalCo
 process.once('exit', () => {
   if (e2eServerRunning()) e2eServer.kill('SIGKILL');
 });
-/** True once the whole site answers (as playwright.config.ts waits for), false if it never does. */
+/**
+ * Resolves true once the whole site answers (what playwright.config.ts waits for), false if the
+ * server ends first. No deadline while Vitest runs: on a fresh clone, a loaded machine, the
+ * clips and the first build may take longer than Vitest leaves them room for.
+ */
 const e2eServerLive = timed('e2e server start (beside vitest)', async () => {
   const url = `http://127.0.0.1:${e2ePort}${E2E_READY_PATH}`;
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline && e2eServerRunning()) {
+  while (e2eServerRunning()) {
     const status = await fetch(url).then(
       (response) => response.status,
       () => 0,
@@ -224,7 +227,11 @@ if (existsSync(vitestJson)) {
 
 // Playwright, on the e2e server started beside Vitest; if it did not come up, Playwright starts
 // its own (playwright.config.ts).
-const reuse = await e2eServerLive;
+// As long as Playwright would wait for a server of its own.
+const reuse = await Promise.race([
+  e2eServerLive,
+  new Promise<false>((resolve) => setTimeout(() => resolve(false), 240_000).unref()),
+]);
 if (!reuse) {
   console.log('\n▶ the e2e server started beside Vitest is not live; Playwright starts its own');
   process.stderr.write(Buffer.concat(e2eServerLog));

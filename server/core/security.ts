@@ -117,6 +117,16 @@ export function apiSecurityHeaders(production: boolean): Record<string, string> 
 /** API paths answer JSON; /api/docs is the one HTML page (Swagger UI) under /api/. */
 export const isApiPath = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The headers of every answer that is not the API's, for the current release: the same
+     * object until the release changes (answers written before Fastify use it: core/server.ts).
+     */
+    pageSecurityHeaders(): Record<string, string>;
+  }
+}
+
 export const securityPlugin = fp(
   async (
     app: FastifyInstance,
@@ -130,18 +140,18 @@ export const securityPlugin = fp(
     // A release switch replaces the hash array, so comparing identities is enough to notice it.
     let builtFor: string[] | null = null;
     let headers: Record<string, string> = {};
-    const api = apiSecurityHeaders(opts.production);
-    app.addHook('onRequest', (request, reply, done) => {
-      if (isApiPath(request.url)) {
-        reply.headers(api);
-        return done();
-      }
+    const pageHeaders = () => {
       const hashes = opts.inlineScriptHashes();
       if (hashes !== builtFor) {
         headers = securityHeaders(opts.production, hashes, opts.mediaOrigins);
         builtFor = hashes;
       }
-      reply.headers(headers);
+      return headers;
+    };
+    app.decorate('pageSecurityHeaders', pageHeaders);
+    const api = apiSecurityHeaders(opts.production);
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.headers(isApiPath(request.url) ? api : pageHeaders());
       done();
     });
   },

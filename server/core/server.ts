@@ -10,6 +10,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import pino from 'pino';
 import type { Config } from '../config.ts';
@@ -22,8 +23,20 @@ import { partAwareValidator } from './validation.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** Adds a FrontDoor: asked, in the order added, about every request before Fastify. */
+    addFrontDoor(door: FrontDoor): void;
+    /** The access-log line of an answer a FrontDoor gave (the same line as Fastify's). */
+    logAnswered(method: string, url: string, id: string, status: number, ms: number): void;
   }
 }
+
+/**
+ * Answers a request before Fastify routes it (true), or leaves it to Fastify (false). For the
+ * answers that cost less than Fastify's own work per request: the static site's pages held in
+ * memory (domains/site-build/static-site.ts). A door gives the same answer, headers and
+ * access-log line Fastify's route would, and declines anything it is not sure of.
+ */
+export type FrontDoor = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /** Pino redaction: credentials never reach the log. */
 const REDACT_PATHS = [
@@ -67,10 +80,13 @@ class AccessLog extends LogController {
       reply.log.error({ ...line, err: error }, 'request errored');
       return;
     }
+    this.answered(request.method, request.url, request.id, reply.statusCode, reply.elapsedTime);
+  }
+  answered(method: string, url: string, requestId: string, status: number, ms: number) {
     if (!this.#enabled) return;
-    const id = JSON.stringify(request.id);
+    const id = JSON.stringify(requestId);
     this.#stream.write(
-      `${this.#head}${Date.now()}${this.#process}${id},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(pathOf(request.url))},"id":${id}},"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`,
+      `${this.#head}${Date.now()}${this.#process}${id},"req":{"method":${JSON.stringify(method)},"url":${JSON.stringify(pathOf(url))},"id":${id}},"res":{"statusCode":${status}},"responseTime":${ms},"msg":"request completed"}\n`,
     );
   }
 }
@@ -164,6 +180,8 @@ export function createServer(config: Config, stream?: NodeJS.WritableStream): Fa
   // JSON logs go to stdout asynchronously, batched (about a third of a public read's cost under
   // load when written line by line); a terminal gets readable lines (server/core/log.ts).
   const destination = stream ?? logStream(config.logFormat);
+  const accessLog = new AccessLog(destination, config.logLevel);
+  const doors: FrontDoor[] = [];
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -174,21 +192,12 @@ export function createServer(config: Config, stream?: NodeJS.WritableStream): Fa
         req: (req) => ({ method: req.method, url: pathOf(req.url), id: req.id }),
       },
     },
-    logController: new AccessLog(destination, config.logLevel),
+    logController: accessLog,
     childLoggerFactory: requestLogger,
     trustProxy: config.trustProxy,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    // Slow clients cannot hold connections: see config.ts for the deadlines and why.
-    connectionTimeout: config.http.idleTimeoutMs,
-    keepAliveTimeout: config.http.keepAliveTimeoutMs,
-    requestTimeout: config.http.requestTimeoutMs,
-    http: {
-      headersTimeout: config.http.headersTimeoutMs,
-      requestTimeout: config.http.requestTimeoutMs,
-      // Node enforces both deadlines on a sweep, every 30 s by default: a connection with a
-      // 10 s deadline could live 40 s. Sweep often enough to keep them.
-      connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs / 4),
-    },
+    // The HTTP server Fastify would make, with the front doors asked first.
+    serverFactory: (handler) => httpServer(config, doors, handler),
     // Bodies are validated without type coercion, text parts with it (core/validation.ts).
     ajv: { customOptions: { removeAdditional: false, allErrors: false } },
     schemaController: { compilersFactory: { buildValidator: partAwareValidator() } },
@@ -201,6 +210,10 @@ export function createServer(config: Config, stream?: NodeJS.WritableStream): Fa
     frameworkErrors: frameworkErrorHandler(() => apiSecurityHeaders(config.isProduction)),
   });
   app.decorate('config', config);
+  app.decorate('addFrontDoor', (door: FrontDoor) => {
+    doors.push(door);
+  });
+  app.decorate('logAnswered', accessLog.answered.bind(accessLog));
   // A refusal that asks the client to come back later (a full image queue) says when.
   app.addHook('onError', (_request, reply, error, done) => {
     const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
@@ -208,4 +221,34 @@ export function createServer(config: Config, stream?: NodeJS.WritableStream): Fa
     done();
   });
   return app;
+}
+
+/**
+ * The HTTP server: `doors` first, then Fastify's `handler`. Slow clients cannot hold
+ * connections: see config.ts for the deadlines and why.
+ */
+function httpServer(
+  config: Config,
+  doors: FrontDoor[],
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  // Not `import … from 'node:http'`: an ES module import of it reads every export, and its
+  // lazy WebSocket getter loads all of undici (see core/metrics.ts).
+  const http = process.getBuiltinModule('node:http');
+  const server = http.createServer(
+    {
+      headersTimeout: config.http.headersTimeoutMs,
+      requestTimeout: config.http.requestTimeoutMs,
+      // Node enforces both deadlines on a sweep, every 30 s by default: a connection with a
+      // 10 s deadline could live 40 s. Sweep often enough to keep them.
+      connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs / 4),
+    },
+    (req, res) => {
+      for (const door of doors) if (door(req, res)) return;
+      handler(req, res);
+    },
+  );
+  server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
+  server.setTimeout(config.http.idleTimeoutMs);
+  return server;
 }

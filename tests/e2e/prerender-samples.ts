@@ -1,7 +1,8 @@
 /**
  * Renders the sample clips the e2e specs play (E2E_READY_SAMPLES) into the e2e server's cache.
- * tests/e2e/serve.ts runs it before the server starts (at the lowest CPU priority when `npm test`
- * starts that server beside Vitest); `--low-priority` does the same from the command line.
+ * tests/e2e/serve.ts runs it before the server starts (`npm test` starts that server beside
+ * Vitest, so the clips are ready by the time Playwright runs); `--low-priority` renders them from
+ * the command line at the lowest CPU priority.
  */
 import path from 'node:path';
 import { collectSampleClips, ensureSampleClips } from '../../server/domains/site-build/samples.ts';

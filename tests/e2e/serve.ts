@@ -19,15 +19,14 @@ import { prerenderE2eSamples } from './prerender-samples.ts';
 import { e2eServerEnv } from './server-env.ts';
 
 // `npm test` starts it beside Vitest with only E2E_PORT (scripts/test.ts): the settings
-// playwright.config.ts would give it, and the clips render at the lowest CPU priority.
-const besideVitest = !process.env.PORT;
-if (besideVitest) Object.assign(process.env, e2eServerEnv(Number(process.env.E2E_PORT)));
+// playwright.config.ts would give it.
+if (!process.env.PORT) Object.assign(process.env, e2eServerEnv(Number(process.env.E2E_PORT)));
 
 const dataDir = path.resolve(process.env.DATA_DIR ?? '.test-output/e2e-data');
 for (const dir of ['db', 'outbox', 'site'])
   rmSync(path.join(dataDir, dir), { recursive: true, force: true });
 
-await prerenderE2eSamples(besideVitest);
+await prerenderE2eSamples();
 
 const { startServer } = await import('../../server/main.ts');
 const { loadConfig } = await import('../../server/config.ts');

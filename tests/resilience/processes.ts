@@ -90,7 +90,8 @@ export async function logTail(proc: Proc, chars = 3000): Promise<string> {
 }
 
 /**
- * Waits until `base`/ answers 200: the site is live, which comes after the API (the server
+ * Waits until `base`/rss.xml answers 200: the whole site is live (a first start makes `/` live
+ * before the blog's pages), which comes after the API (the server
  * listens first and builds or loads its release in the background). Fails early when the
  * process dies.
  */
@@ -103,7 +104,8 @@ export async function waitHealthy(base: string, proc: Proc, timeoutMs: number): 
       );
     }
     try {
-      const res = await fetch(`${base}/`, { signal: AbortSignal.timeout(2000) });
+      // The whole site: a first start makes `/` live before the blog's pages (the feed is one).
+      const res = await fetch(`${base}/rss.xml`, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();
       if (res.ok) return Date.now() - started;
     } catch {
