@@ -154,3 +154,19 @@ export function createCompressionCache(maxBytes = 64 * 1024 * 1024) {
     },
   };
 }
+
+/**
+ * negotiateEncoding for an Accept-Encoding value, remembered: browsers send a handful of values,
+ * and parsing one on every request cost more than the lookup. Bounded: a client sending a new
+ * value each time only fills it.
+ */
+const negotiated = new Map<string, Encoding | null>();
+export function acceptedEncoding(header: string | undefined): Encoding | null {
+  if (!header) return null;
+  let encoding = negotiated.get(header);
+  if (encoding === undefined) {
+    encoding = negotiateEncoding(header);
+    if (negotiated.size < 64) negotiated.set(header, encoding);
+  }
+  return encoding;
+}

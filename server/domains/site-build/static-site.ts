@@ -16,10 +16,9 @@ import { currentReleaseId, readManifest, siteDirs } from './release.ts';
 import {
   compressibleType,
   createCompressionCache,
-  negotiateEncoding,
+  acceptedEncoding,
   type Coding,
   type CompressedFile,
-  type Encoding,
 } from '../../core/static-compression.ts';
 
 export interface LiveRelease {
@@ -114,22 +113,6 @@ interface ReleaseFile {
 interface HeldHeaders {
   validators: Record<string, string>;
   full: Record<string, string>;
-}
-
-/**
- * negotiateEncoding for an Accept-Encoding value, remembered: browsers send a handful of values,
- * and parsing one on every request cost more than the lookup. Bounded: a client sending a new
- * value each time only fills it.
- */
-const negotiated = new Map<string, Encoding | null>();
-function acceptedEncoding(header: string | undefined): Encoding | null {
-  if (!header) return null;
-  let encoding = negotiated.get(header);
-  if (encoding === undefined) {
-    encoding = negotiateEncoding(header);
-    if (negotiated.size < 64) negotiated.set(header, encoding);
-  }
-  return encoding;
 }
 
 const BUILDING_PAGE = `<!doctype html>
