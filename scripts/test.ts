@@ -75,13 +75,19 @@ function yieldCpu(child: ChildProcess): void {
 }
 
 /**
- * A command in the background at the lowest priority, its output kept and printed in one piece
- * when it ends, so it can share the machine with Vitest without interleaving their lines.
+ * A command in the background (at the lowest priority unless told otherwise), its output kept and
+ * printed in one piece when it ends, so it can share the machine with Vitest without
+ * interleaving their lines.
  */
-function runQuietly(label: string, cmd: string, args: string[]): Promise<boolean> {
+function runQuietly(
+  label: string,
+  cmd: string,
+  args: string[],
+  { lowPriority = true } = {},
+): Promise<boolean> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    yieldCpu(child);
+    if (lowPriority) yieldCpu(child);
     const output: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
@@ -103,7 +109,8 @@ interface Check {
   uncounted?: true;
   /**
    * Astro writes the checkout's `.astro/` as the site builds do: the step holds the build lock
-   * they take (server/domains/site-build/build-lock.ts), so it never runs during one.
+   * they take (server/domains/site-build/build-lock.ts), so it never runs during one, and it runs
+   * at normal priority, so a build waiting for it does not wait for an idle core as well.
    */
   astro?: true;
 }
@@ -111,7 +118,7 @@ interface Check {
 /** Runs checks one after another in the background; each counts as one test. */
 async function checkChain(steps: Check[]) {
   for (const step of steps) {
-    const go = () => runQuietly(step.label, step.cmd, step.args);
+    const go = () => runQuietly(step.label, step.cmd, step.args, { lowPriority: !step.astro });
     const ok = step.astro ? await withProjectBuildLock(root, go) : await go();
     if (step.uncounted) continue;
     if (ok) passed += 1;

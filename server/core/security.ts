@@ -124,6 +124,8 @@ declare module 'fastify' {
      * object until the release changes (answers written before Fastify use it: core/server.ts).
      */
     pageSecurityHeaders(): Record<string, string>;
+    /** The headers of every API answer (the same object throughout). */
+    apiHeaders: Readonly<Record<string, string>>;
   }
 }
 
@@ -150,6 +152,7 @@ export const securityPlugin = fp(
     };
     app.decorate('pageSecurityHeaders', pageHeaders);
     const api = apiSecurityHeaders(opts.production);
+    app.decorate('apiHeaders', api);
     app.addHook('onRequest', (request, reply, done) => {
       reply.headers(isApiPath(request.url) ? api : pageHeaders());
       done();

@@ -28,6 +28,9 @@ const TEXT_TYPES: Record<string, string> = {
   txt: 'text/plain; charset=UTF-8',
 };
 
+/** How often a held file's place in the eviction order follows its use (ms). */
+const REFRESH_MS = 1000;
+
 /** Below this a compressed body saves less than its framing costs. */
 const MIN_COMPRESS_BYTES = 512;
 
@@ -83,20 +86,22 @@ export interface CompressedFile {
 
 /**
  * A bounded in-memory cache of release files, plain and compressed, keyed by absolute path of an
- * immutable release file. Least recently used entries go first once `maxBytes` is passed.
+ * immutable release file. Least recently used entries go first once `maxBytes` is passed: "used"
+ * to the second (REFRESH_MS), so that a page asked for thousands of times a second is moved to
+ * the end of the order once a second, not on every request.
  */
 export function createCompressionCache(maxBytes = 64 * 1024 * 1024) {
-  const entries = new Map<string, CompressedFile | null>();
+  const entries = new Map<string, { value: CompressedFile | null; usedAt: number }>();
   const pending = new Map<string, Promise<CompressedFile | null>>();
   let bytes = 0;
 
   const remember = (key: string, value: CompressedFile | null) => {
-    entries.set(key, value);
+    entries.set(key, { value, usedAt: Date.now() });
     bytes += value?.body.length ?? 0;
     for (const [oldKey, old] of entries) {
       if (bytes <= maxBytes) break;
       entries.delete(oldKey);
-      bytes -= old?.body.length ?? 0;
+      bytes -= old.value?.body.length ?? 0;
     }
   };
 
@@ -120,9 +125,13 @@ export function createCompressionCache(maxBytes = 64 * 1024 * 1024) {
   const hit = (key: string): CompressedFile | null | undefined => {
     const held = entries.get(key);
     if (held === undefined) return undefined;
-    entries.delete(key);
-    entries.set(key, held);
-    return held;
+    const now = Date.now();
+    if (now - held.usedAt >= REFRESH_MS) {
+      held.usedAt = now;
+      entries.delete(key);
+      entries.set(key, held);
+    }
+    return held.value;
   };
 
   return {

@@ -1,6 +1,7 @@
 /**
- * The static site's front door (issue 33, item 2): once a page is held in memory, the app's HTTP
- * server answers it before Fastify (core/server.ts, domains/site-build/static-site.ts). Over real
+ * The front doors (issue 33, item 2): once a page is held in memory, the app's HTTP server
+ * answers it before Fastify (core/server.ts, domains/site-build/static-site.ts), and so it answers
+ * GET /api/health/live (core/health.ts). Over real
  * HTTP (inject never reaches the server), its answers must be the ones Fastify's route gives:
  * status, every header (security headers included, HSTS in production), bytes, a 304, one
  * access-log line, the timing; and what it must not answer still goes to Fastify.
@@ -139,6 +140,25 @@ describe.each([
       false,
       false,
     ]);
+  });
+
+  it('answers GET /api/health/live as its route does, before Fastify', async () => {
+    for (const url of ['/api/health/live', '/api/health/live?probe=1']) {
+      const from = lines.length;
+      const door = await get(port, url);
+      const route = await app.inject({ url });
+      expect(accessLines(from)[0]!.reqId, url).toMatch(/^req-l/);
+      expect(door.status).toBe(route.statusCode);
+      const { date: _date, connection: _c, 'keep-alive': _k, ...doorHeaders } = door.headers;
+      const { date: _d2, connection: _c2, ...routeHeaders } = route.headers;
+      expect(doorHeaders, url).toEqual(routeHeaders);
+      // The same bytes, but for the uptime, which may have moved on by a second.
+      const body = JSON.parse(door.body.toString());
+      expect({ ...body, uptimeSeconds: 0 }).toEqual({ ...route.json(), uptimeSeconds: 0 });
+      expect(Math.abs(body.uptimeSeconds - route.json().uptimeSeconds)).toBeLessThanOrEqual(1);
+    }
+    // Identity headers still go to Fastify, and are refused there.
+    expect((await get(port, '/api/health/live', { 'x-user-id': 'someone' })).status).toBe(403);
   });
 
   it("times the door's answers under the route's pattern", async () => {
