@@ -41,6 +41,12 @@ export async function publishedPosts(locale: Locale): Promise<PostDetail[]> {
   return posts.filter((post) => post.locale === locale).sort(byNewest);
 }
 
+/** The list's first page in `locale` (/blog, /zh/blog): its posts, its number and the page count. */
+export async function firstListPage(locale: Locale) {
+  const posts = await publishedPosts(locale);
+  return { posts: posts.slice(0, BLOG_PAGE_SIZE), page: 1, pages: pageCount(posts.length) };
+}
+
 /** One article page per post written in `locale` (in the posts collection), the post as its props. */
 async function postPages(locale: Locale) {
   const posts = await getCollection('posts', (entry) => entry.data.locale === locale);
