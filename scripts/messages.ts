@@ -79,5 +79,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   rmSync(MESSAGE_MODULES_DIR, { recursive: true, force: true });
   mkdirSync(MESSAGE_MODULES_DIR, { recursive: true });
   for (const [file, text] of Object.entries(files)) writeFileSync(path.join(I18N_DIR, file), text);
-  console.log(`site/i18n: ${Object.keys(files).length - 1} messages compiled`);
+  const messages = Object.keys(files).filter((file) => /^messages\/[a-z]/.test(file)).length;
+  console.log(`site/i18n: ${messages} messages compiled`);
 }

@@ -23,6 +23,7 @@ import { billingPlugin } from './domains/billing/plugin.ts';
 import { blogPlugin } from './domains/blog/plugin.ts';
 import { creditsPlugin } from './domains/credits/plugin.ts';
 import { dataApiPlugin } from './domains/data-api/plugin.ts';
+import { privacyPlugin } from './domains/privacy/plugin.ts';
 import { emptyLiveRelease, siteBuildPlugin, sitePlugin } from './domains/site-build/plugin.ts';
 import { PROVIDER_METRICS_LABELS as providerLabels, videoPlugin } from './domains/video/plugin.ts';
 
@@ -50,7 +51,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(securityPlugin, { production: config.isProduction, ...security });
   await app.register(requestInputPlugin);
   await app.register(rateLimitPlugin, { db, redisUrl: config.scale.redisUrl });
-  await app.register(apiSpecPlugin, { version: config.version });
+  await app.register(apiSpecPlugin, { version: config.version, routes: config.apiDocs });
 
   // Accounts register the auth plugin: every later route knows its caller.
   await app.register(accountsPlugin, { config, db, userCache, authRateLimit, google, mailer });
@@ -59,6 +60,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(creditsPlugin, { db, userCache });
   await app.register(billingPlugin, { config, db, accounts: app.accounts, stripe, scheduler });
   await app.register(videoPlugin, { config, db });
+  await app.register(privacyPlugin, { db, billing: app.billing, authRateLimit });
   // The blog, next, schedules rebuilds through the publisher; builds read its posts later.
   const { siteRenderer, releasePollMs } = deps;
   const siteBuild = { publishDebounceMs, siteRenderer, releasePollMs, posts: () => app.blog };

@@ -43,6 +43,14 @@ export const VideoEnvSchema = {
   /** Submit failures in a row after which a provider is skipped for VIDEO_BREAKER_SECONDS. */
   VIDEO_BREAKER_FAILURES: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
   VIDEO_BREAKER_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 120 }),
+  /** The ffmpeg that checks providers' videos (core/ffmpeg.ts); empty: /usr/bin/ffmpeg or bundled. */
+  FFMPEG_PATH: Type.String({ default: '' }),
+  /** The largest result a provider may hand us (download or inline), in bytes (200 MB). */
+  VIDEO_RESULT_MAX_BYTES: Type.Integer({
+    minimum: 1024 * 1024,
+    maximum: 2 * 1024 * 1024 * 1024,
+    default: 200 * 1024 * 1024,
+  }),
 };
 
 type VideoEnv = Static<TObject<typeof VideoEnvSchema>>;
@@ -66,6 +74,10 @@ export interface VideoConfig {
   /** Pause between status checks of a job; 0: the provider's default. */
   pollMs: number;
   breaker: { failures: number; openMs: number };
+  /** VIDEO_RESULT_MAX_BYTES: a larger result is stopped at the cap and the task fails. */
+  maxResultBytes: number;
+  /** FFMPEG_PATH, or null: the system's, else the bundled build. */
+  ffmpegPath: string | null;
 }
 
 /** Parses one route variable; throws a message naming it and the bad entry. */
@@ -111,6 +123,9 @@ export function videoConfig(env: VideoEnv, fallbackWebhookBase: string | null): 
     text: parseRoute('VIDEO_ROUTE_TEXT', env.VIDEO_ROUTE_TEXT),
     image: parseRoute('VIDEO_ROUTE_IMAGE', env.VIDEO_ROUTE_IMAGE),
   };
+  const webhookBase = env.VIDEO_WEBHOOK_BASE
+    ? trimSlash(env.VIDEO_WEBHOOK_BASE)
+    : fallbackWebhookBase;
   for (const [variable, route] of [
     ['VIDEO_ROUTE_TEXT', routes.text],
     ['VIDEO_ROUTE_IMAGE', routes.image],
@@ -123,11 +138,18 @@ export function videoConfig(env: VideoEnv, fallbackWebhookBase: string | null): 
           throw new Error(`${variable} routes to ${provider}, which needs ${name}. Set ${name}.`);
         }
       }
+      for (const name of webhookBase ? (descriptor.requiresForWebhooks ?? []) : []) {
+        if (!own[name]!.trim()) {
+          throw new Error(
+            `${variable} routes to ${provider} with webhooks on (${webhookBase}), which needs ${name}. Set ${name}.`,
+          );
+        }
+      }
     }
   }
   return {
     routes,
-    webhookBase: env.VIDEO_WEBHOOK_BASE ? trimSlash(env.VIDEO_WEBHOOK_BASE) : fallbackWebhookBase,
+    webhookBase,
     providers: Object.fromEntries(
       PROVIDERS.map((p) => [p.name, p.settings(providerEnv(p, env))]),
     ) as Record<VideoProviderName, unknown>,
@@ -137,6 +159,8 @@ export function videoConfig(env: VideoEnv, fallbackWebhookBase: string | null): 
     leaseMs: env.VIDEO_LEASE_SECONDS * 1000,
     pollMs: env.VIDEO_POLL_MS,
     breaker: { failures: env.VIDEO_BREAKER_FAILURES, openMs: env.VIDEO_BREAKER_SECONDS * 1000 },
+    maxResultBytes: env.VIDEO_RESULT_MAX_BYTES,
+    ffmpegPath: env.FFMPEG_PATH || null,
   };
 }
 

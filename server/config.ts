@@ -9,6 +9,7 @@ import { Value } from 'typebox/value';
 import site from '../content/site.json' with { type: 'json' };
 import pkg from '../package.json' with { type: 'json' };
 import { scaleConfig, ScaleEnvSchema, type ScaleConfig } from './config-scale.ts';
+import { parseAllowHosts, type OutboundPolicy } from './core/outbound.ts';
 import {
   describeRoute,
   localOnlyRefusal,
@@ -73,6 +74,12 @@ const EnvSchema = Type.Object({
   // Empty: no GET /metrics on the app. METRICS_PORT 0: no separate metrics listener.
   METRICS_TOKEN: Type.String({ default: '', maxLength: 500 }),
   METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
+  // auto: only the public API in production, every route elsewhere (server/core/api-docs.ts).
+  API_DOCS: Type.Union([Type.Literal('auto'), Type.Literal('public'), Type.Literal('all')], {
+    default: 'auto',
+  }),
+  // host:port entries the guarded fetcher may reach on private addresses: tests' fakes only.
+  OUTBOUND_ALLOW_HOSTS: Type.String({ default: '' }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -106,6 +113,8 @@ export interface Config {
   video: VideoConfig;
   /** Media store, site publishing, shared rate limits, notifications (config-scale.ts). */
   scale: ScaleConfig;
+  /** What fetches of addresses others gave us may reach (core/outbound.ts). */
+  outbound: OutboundPolicy;
   serveSite: boolean;
   samples: {
     /** render: clips missing from the cache are rendered in the background after start. */
@@ -145,6 +154,8 @@ export interface Config {
   statusPasswordHash: string | null;
   /** Bearer token of the app's GET /metrics (null: no route); port of a token-less listener (null: none). */
   metrics: { token: string | null; port: number | null };
+  /** What /api/docs describes: the routes customers call, or every route (admin too). */
+  apiDocs: 'public' | 'all';
 }
 
 /**
@@ -256,6 +267,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : null,
     video: videoSettings(env, isProduction),
     scale: scaleSettings(env),
+    outbound: { allowHosts: parseAllowHosts(env.OUTBOUND_ALLOW_HOSTS) },
     serveSite: env.SERVE_SITE === 'true',
     samples: {
       render: env.SAMPLE_CLIPS === 'render',
@@ -272,6 +284,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     http: { ...HTTP_DEADLINES, maxConnections: env.MAX_CONNECTIONS || null },
     version: pkg.version,
     metrics: { token: env.METRICS_TOKEN || null, port: env.METRICS_PORT || null },
+    apiDocs: env.API_DOCS === 'auto' ? (isProduction ? 'public' : 'all') : env.API_DOCS,
     ...adminConfig(env),
   };
 

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, describeAdapters, loadConfig, loadDotEnv, type Config } from './config.ts';
 import type { AppDeps } from './app-deps.ts';
+import { logFfmpeg } from './core/ffmpeg.ts';
 import type * as OpenFiles from './core/open-files.ts';
 import { PROJECT_ROOT, prepareSite, type PreparedSite } from './domains/site-build/service.ts';
 
@@ -73,6 +74,8 @@ async function startApp(
     `mode: ${config.env}, ${local.length ? `local adapters for ${local.join(', ')}` : 'no local adapters'}`,
   );
   app.log.info({ dataDir: config.dataDir }, `data directory: ${config.dataDir}`);
+  // Chosen now; its version line follows when `ffmpeg -version` answers (not worth the wait).
+  void logFfmpeg(config, app.log);
   capConnections(app, config, openFiles);
 
   // Local mode's first start shows the sample articles (content/blog-seed); instances starting

@@ -8,6 +8,7 @@ import pino from 'pino';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { countingCommits } from './core/after-commit.ts';
 import { openDatabase } from './core/db.ts';
+import { logFfmpeg } from './core/ffmpeg.ts';
 import { logStream } from './core/log.ts';
 import { createMediaStore } from './core/media-store/index.ts';
 import { createMetrics, serveMetrics } from './core/metrics.ts';
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     );
   }
   const log = pino({ level: config.logLevel, name: 'video-worker' }, logStream(config.logFormat));
+  await logFfmpeg(config, log);
   const database = await openDatabase(config);
   await database.migrate();
   // A separate worker reports its own finished tasks (and the shared queue) on METRICS_PORT.

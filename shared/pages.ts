@@ -104,6 +104,7 @@ export const PAGES: readonly PageRow[] = [
   { path: '/blog-admin', languages: 'en', indexing: 'private', view: 'BlogAdmin', operator: true },
   // Signed-in pages and the pages mailed links open.
   { path: '/video-history', languages: 'both', indexing: 'private', view: 'HistoryPage' },
+  { path: '/account', languages: 'both', indexing: 'private', view: 'AccountPage' },
   { path: '/login', languages: 'both', indexing: 'private', view: 'LoginPage' },
   { path: '/verify-email', languages: 'both', indexing: 'private', view: 'VerifyEmailPage' },
   { path: '/reset-password', languages: 'both', indexing: 'private', view: 'ResetPasswordPage' },

@@ -225,8 +225,16 @@ export interface ApiMessageParams<Value> {
   'video.unknown_model': { model: Value; text: Value; image: Value };
   'video.too_many_tasks': { max: Value };
   'video.task_not_found': NoParams;
+  'video.delete_unfinished': NoParams;
+  'account.admin_session': NoParams;
+  'account.password_required': NoParams;
+  'account.password_wrong': NoParams;
+  'account.reauth_required': { minutes: Value };
+  'account.tasks_unfinished': { count: number };
+  'account.closed': NoParams;
   'video.unknown_webhook': { name: Value };
   'video.webhook_signature_invalid': NoParams;
+  'video.webhook_key_unavailable': NoParams;
   'video.multipart_required': NoParams;
   'video.unexpected_file': { name: Value };
   'video.too_many_parts': NoParams;

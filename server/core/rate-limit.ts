@@ -2,6 +2,7 @@
  * Per-route rate limits: nothing is limited unless a route asks (`config: { rateLimit }`), and a
  * refusal answers in the API's error shape with the wait it needs. The counts are shared by every
  * instance: in the database (rate-limit-store.ts) by default, in Redis when REDIS_URL is set.
+ * A client is its IPv4 address or its IPv6 /64 (rate-limit-key.ts).
  *
  * When the store fails (database or Redis unreachable), requests are let through and the failure
  * is logged (at most once a minute): the limited routes are sign-in, password and view-count
@@ -14,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from './db.ts';
 import { AppError } from './errors.ts';
+import { rateLimitKey } from './rate-limit-key.ts';
 import { closeRateLimitRedis, connectRateLimitRedis } from './rate-limit-redis.ts';
 import { databaseRateLimitStore, deleteExpiredRateLimitHits } from './rate-limit-store.ts';
 import { scheduleRepeating } from './scheduler.ts';
@@ -80,6 +82,8 @@ export const rateLimitPlugin = fp(
       // Fail open (see above); storeFailed has logged the error.
       skipOnError: true,
       ...storeOptions,
+      // Ours, not the plugin's default: the /64 rule is ours to keep, whatever the plugin does.
+      keyGenerator: (request) => rateLimitKey(request.ip),
       errorResponseBuilder: (_request, context) =>
         new AppError(
           429,

@@ -8,8 +8,9 @@ import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
 /**
- * One fixed window per key (route and client address, server/core/rate-limit-store.ts). A row
- * whose reset_at has passed counts as empty; the hourly cleanup deletes those.
+ * One fixed window per key (route and client address, server/core/rate-limit-store.ts; or the
+ * hash of an address we mail, domains/accounts/mail-allowance.ts). A row whose reset_at has
+ * passed counts as empty; the hourly cleanup deletes those.
  */
 export const rateLimitHits = pgTable('rate_limit_hits', {
   key: text('key').primaryKey(),

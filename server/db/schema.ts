@@ -286,6 +286,11 @@ export const videoTasks = pgTable(
     leaseExpiresAt: at('lease_expires_at'),
     deadlineAt: at('deadline_at').notNull(),
     completedAt: at('completed_at'),
+    /**
+     * When its owner deleted it (issue 34): result, poster, upload and prompt are gone; the row
+     * stays because the ledger's charge and refund rows name it.
+     */
+    deletedAt: at('deleted_at'),
     ...timestamps,
   },
   (t) => [

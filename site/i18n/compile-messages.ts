@@ -57,23 +57,37 @@ function expression(text: string): string {
 
 /**
  * The compiled messages, by file path under site/i18n/ (throws when checkMessages finds a
- * problem): `messages/{key}.ts` for each message, and `messages.ts`, which re-exports them all.
- * One module per message, as Paraglide's "message-modules" output: the bundler places each
- * module in the chunk of the islands that use it, so a page never loads another page's messages.
+ * problem): `messages/{key}.ts` for each message, `messages/_{prefix}.ts` re-exporting those whose
+ * key starts with `{prefix}_` (one per part of the site, so no index outgrows the 400 lines of
+ * tests/unit/file-size.test.ts), and `messages.ts`, which re-exports those. One module per
+ * message, as Paraglide's "message-modules" output: the bundler places each module in the chunk
+ * of the islands that use it, so a page never loads another page's messages.
  */
 export function compileMessages(sources: MessageSources): Record<string, string> {
   const problems = checkMessages(sources);
   if (problems.length) throw new Error(`Messages are not consistent:\n${problems.join('\n')}`);
   const header = '// Compiled from messages/*.json by `npm run messages`; edit those, not this.';
   const keys = Object.keys(sources.en).sort();
+  const groups = new Map<string, string[]>();
+  for (const key of keys) {
+    const prefix = key.split('_')[0]!;
+    groups.set(prefix, [...(groups.get(prefix) ?? []), key]);
+  }
   const files: Record<string, string> = {
     'messages.ts': [
       header,
       '// tests/unit/messages.test.ts fails while the compiled files are stale.',
-      ...keys.map((key) => `export { ${key} } from './messages/${key}.ts';`),
+      ...[...groups.keys()].map((prefix) => `export * from './messages/_${prefix}.ts';`),
       '',
     ].join('\n'),
   };
+  for (const [prefix, members] of groups) {
+    files[`messages/_${prefix}.ts`] = [
+      header,
+      ...members.map((key) => `export { ${key} } from './${key}.ts';`),
+      '',
+    ].join('\n');
+  }
   for (const key of keys) {
     const params = paramsOf(sources.en[key]!);
     const signature = params.length

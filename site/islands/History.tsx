@@ -1,10 +1,11 @@
 /**
  * /video-history (spec 2 "History", 5, 7 GET /api/video/history): the signed-in user's completed
  * videos, 10 per page, newest first, with the page in `?page=n`. Past the numbered pages (the
- * first 1,000 videos and a page) "Next" follows the server's `next_cursor` (`?cursor=…`).
+ * first 1,000 videos and a page) "Next" follows the server's `next_cursor` (`?cursor=…`). Each
+ * video can be deleted after a confirmation (issue 34); the page then reloads around the gap.
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { HistoryResponse } from '../../shared/api/video.ts';
+import type { HistoryItem, HistoryResponse } from '../../shared/api/video.ts';
 import { localizePath, type Locale } from '../i18n/locales.ts';
 import * as m from '../i18n/messages.ts';
 import { httpStatus, readApiError } from '../lib/api/http.ts';
@@ -17,6 +18,7 @@ import { HISTORY_PAGE_SIZE } from '../../shared/video.ts';
 import { $authReady, $authToken, $user } from '../stores/auth.ts';
 import { LOGIN_PATH } from '../stores/google-sign-in.ts';
 import LoadingScreen from './LoadingScreen.tsx';
+import DeleteVideoDialog from './history/DeleteVideoDialog.tsx';
 import HistoryCard from './history/HistoryCard.tsx';
 import Pager, { CursorPager } from './history/Pager.tsx';
 import Icon from './shared/Icon.tsx';
@@ -215,6 +217,9 @@ export default function History({ locale = 'en' }: { locale?: Locale }) {
   const [attempt, setAttempt] = useState(0);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const [deleting, setDeleting] = useState<HistoryItem | null>(null);
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set());
+  const [notice, setNotice] = useState('');
 
   const signedIn = ready && Boolean(token && user);
   const userId = signedIn ? (user?.id ?? '') : null;
@@ -246,7 +251,16 @@ export default function History({ locale = 'en' }: { locale?: Locale }) {
     };
   }, [userId, placeKey, attempt, locale]);
 
+  /** Gone from the list at once (focus then falls back to the heading), and the page reloads. */
+  const onDeleted = (item: HistoryItem) => {
+    setDeleted((ids) => new Set(ids).add(item.id));
+    setDeleting(null);
+    setNotice(m.history_deleted(locale));
+    setAttempt((n) => n + 1);
+  };
+
   const select = (place: Place) => {
+    setNotice('');
     goTo(place, 'push');
     headingRef.current?.focus({ preventScroll: true });
     headingRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -312,9 +326,11 @@ export default function History({ locale = 'en' }: { locale?: Locale }) {
           aria-busy={loading}
           data-testid="history-list"
         >
-          {items.map((item) => (
-            <HistoryCard key={item.id} item={item} locale={locale} />
-          ))}
+          {items
+            .filter((item) => !deleted.has(item.id))
+            .map((item) => (
+              <HistoryCard key={item.id} item={item} onDelete={setDeleting} locale={locale} />
+            ))}
         </ul>
         {numbered ? (
           <Pager
@@ -355,7 +371,17 @@ export default function History({ locale = 'en' }: { locale?: Locale }) {
       <p className="sr-only" role="status">
         {loading ? m.history_loading(locale) : ''}
       </p>
+      <p className="history-notice" role="status" data-testid="history-notice">
+        {notice}
+      </p>
       {body}
+      <DeleteVideoDialog
+        item={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={onDeleted}
+        fallbackFocusRef={headingRef}
+        locale={locale}
+      />
     </div>
   );
 }

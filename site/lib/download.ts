@@ -1,4 +1,7 @@
-/** Saving a generated video to disk (spec 8 "Download"), shared by the generator and history. */
+/**
+ * Saving a generated video to disk (spec 8 "Download"), shared by the generator and history, and
+ * any file the page already holds (the account's data export).
+ */
 import type { Locale } from '../i18n/locales.ts';
 import { download_failed } from '../i18n/messages.ts';
 
@@ -30,29 +33,28 @@ export async function downloadVideo(
   prompt: string,
   locale: Locale = 'en',
 ): Promise<void> {
-  let objectUrl: string | null = null;
   try {
     const response = await fetch(url, { credentials: 'same-origin' });
     if (!response.ok) throw new Error(`Video answered ${response.status}`);
-    const blob = await response.blob();
-    objectUrl = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = objectUrl;
-    link.download = videoFileName(prompt);
-    link.rel = 'noopener';
-    link.hidden = true;
-    document.body.append(link);
-    link.click();
-    link.remove();
+    saveFile(await response.blob(), videoFileName(prompt));
   } catch (error) {
     console.error('[download] could not save the video', error);
     window.alert(download_failed(locale));
     window.open(url, '_blank', 'noopener');
-  } finally {
-    // The click has handed the blob to the browser's download; free it once that has started.
-    if (objectUrl) {
-      const toRevoke = objectUrl;
-      window.setTimeout(() => URL.revokeObjectURL(toRevoke), 30_000);
-    }
   }
+}
+
+/** Saves bytes already in the page as a file, through an `<a download>` object URL. */
+export function saveFile(blob: Blob, fileName: string): void {
+  const objectUrl = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = objectUrl;
+  link.download = fileName;
+  link.rel = 'noopener';
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has handed the blob to the browser's download; free it once that has started.
+  window.setTimeout(() => URL.revokeObjectURL(objectUrl), 30_000);
 }

@@ -67,6 +67,7 @@ describe.each(databaseKinds)('API language on %s', (kind) => {
 
   /** The outbox mails to `to`: subject (RFC 2047 decoded) and body. */
   async function mailsTo(to: string): Promise<{ subject: string; body: string }[]> {
+    await t.app.accounts.queuedMailSettled(); // a reset mails after its answer
     const outbox = path.join(t.dataDir, 'outbox');
     const raw = await Promise.all(
       (await readdir(outbox)).map((file) => readFile(path.join(outbox, file), 'utf8')),

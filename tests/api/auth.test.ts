@@ -36,8 +36,9 @@ describe.each(databaseKinds)('accounts on %s', (kind) => {
   const postGoogle = (payload: object) =>
     t.app.inject({ method: 'POST', url: '/api/auth/google', payload });
 
-  /** The outbox mails to `to` whose subject is `subject`, as text. */
+  /** The outbox mails to `to` whose subject is `subject`, as text (resets mail after answering). */
   async function mailsTo(to: string, subject: string): Promise<string[]> {
+    await t.app.accounts.queuedMailSettled();
     const outbox = path.join(t.dataDir, 'outbox');
     const mails = await Promise.all(
       (await readdir(outbox)).map((file) => readFile(path.join(outbox, file), 'utf8')),

@@ -53,7 +53,8 @@ describe('media from local files', () => {
     expect(whole.statusCode).toBe(200);
     expect(whole.headers['content-type']).toBe('video/mp4');
     expect(whole.headers['accept-ranges']).toBe('bytes');
-    expect(whole.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // A customer's video: deleted on request, so cached privately and briefly (issue 34).
+    expect(whole.headers['cache-control']).toBe('private, max-age=3600');
     expect(whole.rawPayload.equals(body)).toBe(true);
 
     const part = await app.inject({ url, headers: { range: 'bytes=10-19' } });

@@ -15,7 +15,10 @@ export interface FakeIdTokenClaims {
   email_verified: boolean | string;
   name: string;
   picture: string;
-  aud: string;
+  /** Our client id by default; a list names several audiences. */
+  aud: string | string[];
+  /** The client the person signed in to: by default `aud` when that is one client, else ours. */
+  azp: string;
   iss: string;
   exp: number;
   iat: number;
@@ -160,7 +163,7 @@ export async function startGoogleFake(opts: { clientId?: string } = {}): Promise
       const iat = nowSeconds();
       const payload = {
         iss: 'https://accounts.google.com',
-        azp: claims.aud ?? clientId,
+        azp: typeof claims.aud === 'string' ? claims.aud : clientId,
         aud: clientId,
         sub,
         email: `user-${n}@example.com`,

@@ -1,6 +1,7 @@
 /** HTTP plumbing the fakes share: listening on a random local port, closing, JSON answers. */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { OutboundPolicy } from '../../server/core/outbound.ts';
 
 /** Listens on 127.0.0.1 with a random port; resolves the base URL and the port. */
 export function listen(server: Server): Promise<{ url: string; port: number }> {
@@ -70,3 +71,13 @@ export const headerOf = (req: IncomingMessage, name: string): string | null => {
   const value = req.headers[name];
   return typeof value === 'string' ? value : null;
 };
+
+/**
+ * A fake's servers as the guarded fetcher's allow-list (server/core/outbound.ts): the only way a
+ * test reaches a fake on loopback. `env` is OUTBOUND_ALLOW_HOSTS for an app or process; `policy`
+ * goes to an adapter built directly.
+ */
+export function allowList(...urls: string[]): { env: string; policy: OutboundPolicy } {
+  const hosts = urls.map((url) => new URL(url).host.toLowerCase());
+  return { env: hosts.join(','), policy: { allowHosts: new Set(hosts) } };
+}

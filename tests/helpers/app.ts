@@ -47,6 +47,7 @@ export const PRODUCTION_ENV: Record<string, string> = {
   VIDEO_ROUTE_TEXT: 'fal:fal-ai/veo3.1',
   VIDEO_ROUTE_IMAGE: 'fal:fal-ai/veo3.1/image-to-video',
   FAL_KEY: 'unused',
+  FAL_USER_ID: 'unused',
 };
 
 /** The operator account every test app has (override ADMIN_* in `env` to change or drop it). */

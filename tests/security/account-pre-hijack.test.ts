@@ -51,6 +51,7 @@ describe('Account pre-hijack through Google sign-in', () => {
 
     /** The mails to `to` that no earlier call returned, oldest first. */
     async function newMailsTo(to: string): Promise<string[]> {
+      await t.app.accounts.queuedMailSettled(); // a reset mails after its answer
       const dir = path.join(t.dataDir, 'outbox');
       const files = (await readdir(dir).catch(() => [] as string[])).sort();
       const mails: string[] = [];

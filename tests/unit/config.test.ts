@@ -13,6 +13,7 @@ const PRODUCTION_SETTINGS: Record<string, string> = {
   VIDEO_ROUTE_TEXT: 'fal:fal-ai/veo3.1,vertex:veo-3.1-generate-001',
   VIDEO_ROUTE_IMAGE: 'fal:fal-ai/veo3.1/image-to-video',
   FAL_KEY: 'fal-key',
+  FAL_USER_ID: 'user_ours',
   GOOGLE_CLOUD_PROJECT: 'my-project',
   GOOGLE_APPLICATION_CREDENTIALS: '/secrets/vertex.json',
 };
@@ -90,6 +91,15 @@ describe('loadConfig', () => {
     [
       { VIDEO_ROUTE_TEXT: 'fal:fal-ai/veo3.1' },
       /VIDEO_ROUTE_TEXT routes to fal, which needs FAL_KEY/,
+    ],
+    [
+      // Webhooks on (VIDEO_WEBHOOK_BASE): fal deliveries are checked against our own account.
+      {
+        VIDEO_ROUTE_TEXT: 'fal:fal-ai/veo3.1',
+        FAL_KEY: 'k',
+        VIDEO_WEBHOOK_BASE: 'https://x.example',
+      },
+      /VIDEO_ROUTE_TEXT routes to fal with webhooks on \(https:\/\/x.example\), which needs FAL_USER_ID/,
     ],
     [{ VIDEO_ROUTE_IMAGE: 'replicate:google/veo-3.1' }, /needs REPLICATE_API_TOKEN/],
     [

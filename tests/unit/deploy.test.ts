@@ -123,6 +123,11 @@ describe('deploy/Dockerfile', () => {
     expect(finalStage.find((i) => i.op === 'STOPSIGNAL')?.args).toBe('SIGTERM');
   });
 
+  it("installs Debian's ffmpeg in the image that runs, for providers' videos (issue 34)", () => {
+    const installs = finalStage.filter((i) => i.op === 'RUN' && /apt-get install/.test(i.args));
+    expect(installs.map((i) => i.args).join(' ')).toMatch(/\bffmpeg\b/);
+  });
+
   it('sets only variables server/config.ts reads', () => {
     expect(Object.keys(imageEnv).length).toBeGreaterThan(0);
     expect(Object.keys(imageEnv).filter((name) => !ENV_VARIABLES.includes(name))).toEqual([]);
@@ -229,6 +234,7 @@ const filledEnv: Record<string, string> = {
   STRIPE_WEBHOOK_SECRET: 'whsec_x',
   S3_SECRET_ACCESS_KEY: 'f00d',
   FAL_KEY: 'key:secret',
+  FAL_USER_ID: 'user_ours',
 };
 const resolvedEnv = (service: string) =>
   Object.fromEntries(

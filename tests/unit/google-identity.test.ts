@@ -89,6 +89,12 @@ describe('verifyIdToken', () => {
       'GOOGLE_AUDIENCE_MISMATCH',
     ],
     [
+      'rejects an ID token whose authorized party (azp) is another client',
+      { azp: 'someone-else.apps.googleusercontent.com' },
+      {},
+      'GOOGLE_AUDIENCE_MISMATCH',
+    ],
+    [
       'rejects an ID token from an issuer other than Google',
       { iss: 'https://evil.example.com' },
       {},
@@ -151,11 +157,13 @@ describe('verifyAccessToken', () => {
     });
   });
 
-  it('accepts a token whose azp is our client even when aud is another', async () => {
-    const token = google.issueAccessToken({}, { aud: 'other.apps.example', azp: google.clientId });
-    await expect(identity.verifyAccessToken(token)).resolves.toMatchObject({
-      emailVerified: true,
-    });
+  it.each([
+    ['aud is another client although azp is ours', { aud: 'other.apps.example', azp: 'ours' }],
+    ['azp is another client although aud is ours', { aud: 'ours', azp: 'other.apps.example' }],
+  ])('rejects a token whose %s (issue 34, finding 8)', async (_case, parties) => {
+    const ours = (value: string) => (value === 'ours' ? google.clientId : value);
+    const token = google.issueAccessToken({}, { aud: ours(parties.aud), azp: ours(parties.azp) });
+    await expectCode(identity.verifyAccessToken(token), 'GOOGLE_AUDIENCE_MISMATCH');
   });
 
   it.each<[string, () => string, string]>([

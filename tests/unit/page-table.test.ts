@@ -261,6 +261,7 @@ describe('what is computed from the table', () => {
         .every(({ path: page }) => PRIVATE_PAGES.includes(page)),
     ).toBe(true);
     expect([...SIGNED_OUT_PAGES].sort()).toEqual([
+      '/account',
       '/login',
       '/reset-password',
       '/verify-email',

@@ -9,6 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../server/domains/video/providers/index.ts';
 import { readRepoFile, SECTIONS, sectionText, withSection } from '../../scripts/provider-docs.ts';
+import { PUBLIC_ONLY } from '../../server/core/outbound.ts';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../server/domains/video/providers/http.ts';
 
 const declaredNames = PROVIDERS.flatMap((p) => p.env.map((v) => v.name));
 
@@ -71,7 +73,11 @@ describe('the descriptors', () => {
           p.env.map((v) => [v.name, p.requires.includes(v.name) ? 'x' : v.default]),
         ),
       );
-      const adapter = await p.create(settings, { dataDir: '/nonexistent' });
+      const adapter = await p.create(settings, {
+        dataDir: '/nonexistent',
+        outbound: PUBLIC_ONLY,
+        maxResultBytes: DEFAULT_RESULT_MAX_BYTES,
+      });
       expect(adapter.name, p.name).toBe(p.name);
       expect(adapter.verifyWebhook !== undefined, p.name).toBe(p.capabilities.webhooks);
     }

@@ -252,7 +252,12 @@ describe('fal adapter: submit errors', () => {
   });
 
   it('maps a wrong key to rejected', async () => {
-    const provider = createFalProvider({ key: 'wrong:key', queueUrl: fake.url, retry: FAST });
+    const provider = createFalProvider({
+      key: 'wrong:key',
+      queueUrl: fake.url,
+      outbound: fake.outbound,
+      retry: FAST,
+    });
     const err = await failure(provider.submit(textJob()));
     expect(err).toMatchObject({ kind: 'rejected', status: 401 });
     expect(submits()).toHaveLength(1);
@@ -326,14 +331,17 @@ describe('fal adapter: webhooks', () => {
     expect(submits()[0]?.path).toBe(
       `/fal-ai/veo3.1?fal_webhook=${encodeURIComponent('https://example.test/hooks/fal?task=1')}`,
     );
-    await expect(provider.verifyWebhook?.(await fake.signedWebhook(requestId))).resolves.toEqual({
+    const hook = await fake.signedWebhook(requestId);
+    await expect(provider.verifyWebhook?.(hook)).resolves.toEqual({
       providerRequestId: requestId,
+      // What the route takes once: the request and its signed timestamp.
+      deliveryId: `${requestId}.${String(hook.headers['x-fal-webhook-timestamp'])}`,
     });
     // An ERROR delivery is signed the same way and is about the same job.
     const failed = await submitted('Again [policy]');
     await expect(
       failed.provider.verifyWebhook?.(await fake.signedWebhook(failed.requestId)),
-    ).resolves.toEqual({ providerRequestId: failed.requestId });
+    ).resolves.toMatchObject({ providerRequestId: failed.requestId });
   });
 
   it.each([
@@ -367,9 +375,9 @@ describe('fal adapter: webhooks', () => {
     );
     expect(jwksFetches()).toBe(1);
     clock += 2 * 60_000;
-    await expect(provider.verifyWebhook!(await fake.signedWebhook(requestId))).resolves.toEqual({
-      providerRequestId: requestId,
-    });
+    await expect(
+      provider.verifyWebhook!(await fake.signedWebhook(requestId)),
+    ).resolves.toMatchObject({ providerRequestId: requestId });
     expect(jwksFetches()).toBe(2);
   });
 
@@ -378,12 +386,25 @@ describe('fal adapter: webhooks', () => {
     const provider = createFalProvider({
       key: fake.key,
       queueUrl: fake.url,
+      outbound: fake.outbound,
       jwksUrl: fake.jwksUrl.replace('jwks.json', 'missing.json'),
+      userId: fake.env.FAL_USER_ID,
       retry: FAST,
       now: () => clock,
     });
+    const keyFetches = () => fake.requests.filter((r) => r.server === 'rest').length;
+    const before = keyFetches();
     const err = await failure(provider.verifyWebhook!(await fake.signedWebhook(requestId)));
     expect(err).toMatchObject({ kind: 'unavailable', status: 404 });
+    expect(keyFetches() - before).toBe(1); // one attempt: the delivery waits for it
+    // Remembered for a minute: no call, still unavailable (the route answers 503).
+    clock += 30_000;
+    const meanwhile = await failure(provider.verifyWebhook!(await fake.signedWebhook(requestId)));
+    expect(meanwhile).toMatchObject({ kind: 'unavailable', retryAfterMs: 30_000 });
+    expect(keyFetches() - before).toBe(1);
+    clock += 31_000;
+    await failure(provider.verifyWebhook!(await fake.signedWebhook(requestId)));
+    expect(keyFetches() - before).toBe(2);
   });
 
   it('delivers over HTTP to the fal_webhook URL, which a route can verify', async () => {

@@ -14,6 +14,7 @@ import { parseReplicateError } from '../../server/domains/video/providers/replic
 import type { VideoJobInput, WebhookNotice } from '../../server/domains/video/providers/types.ts';
 import { startReplicateFake, type ReplicateFake } from '../fakes/replicate/index.ts';
 import { closeServer, listen } from '../fakes/http.ts';
+import { guardedFetch } from '../../server/core/outbound.ts';
 
 // A 1x1 PNG, sent as the first frame.
 const PNG = Buffer.from(
@@ -250,7 +251,12 @@ describe('Replicate adapter: HTTP errors', () => {
   });
 
   it('a wrong token is rejected (401)', async () => {
-    const provider = createReplicateProvider({ token: 'r8_wrong', apiUrl: fake.url, retry: FAST });
+    const provider = createReplicateProvider({
+      token: 'r8_wrong',
+      apiUrl: fake.url,
+      outbound: fake.outbound,
+      retry: FAST,
+    });
     expect(await failure(provider.submit(textJob()))).toMatchObject({
       kind: 'rejected',
       status: 401,
@@ -391,6 +397,7 @@ describe('Replicate adapter: webhooks', () => {
     const configured = createReplicateProvider({
       token: fake.token,
       apiUrl: fake.url,
+      outbound: fake.outbound,
       webhookSecret: fake.webhookSecret,
     });
     await expect(configured.verifyWebhook?.(req)).resolves.toMatchObject({
@@ -399,26 +406,48 @@ describe('Replicate adapter: webhooks', () => {
     const wrong = createReplicateProvider({
       token: fake.token,
       apiUrl: fake.url,
+      outbound: fake.outbound,
       webhookSecret: `whsec_${Buffer.from('another secret').toString('base64')}`,
     });
     expect((await failure(wrong.verifyWebhook!(req))).kind).toBe('rejected');
     expect(secretFetches()).toBe(0);
   });
 
-  it('does not keep a failed secret fetch: the next webhook asks again', async () => {
+  it('remembers a failed secret fetch for a minute (no call meanwhile), then asks again', async () => {
     let refuse = true;
+    let secretCalls = 0;
     const fetchImpl: typeof fetch = (url, init) => {
-      if (refuse && String(url).endsWith('/webhooks/default/secret')) {
-        refuse = false;
-        return Promise.resolve(new Response('{"detail":"Internal server error"}', { status: 500 }));
+      if (String(url).endsWith('/webhooks/default/secret')) {
+        secretCalls += 1;
+        if (refuse) {
+          refuse = false;
+          return Promise.resolve(
+            new Response('{"detail":"Internal server error"}', { status: 500 }),
+          );
+        }
       }
-      return fetch(url, init);
+      return guardedFetch(fake.outbound)(url, init);
     };
-    const provider = fake.createAdapter({ retry: { ...FAST, attempts: 1 }, fetchImpl });
+    let clock = Date.now();
+    const provider = createReplicateProvider({
+      token: fake.token,
+      apiUrl: fake.url,
+      outbound: fake.outbound,
+      retry: FAST,
+      fetchImpl,
+      now: () => clock,
+    });
     const jobId = await provider.submit(textJob());
     const req = await fake.signedWebhook(jobId);
     expect((await failure(provider.verifyWebhook!(req))).kind).toBe('unavailable');
+    expect(secretCalls).toBe(1); // one attempt: a delivery waits for it
+    clock += 30_000;
+    const meanwhile = await failure(provider.verifyWebhook!(req));
+    expect(meanwhile).toMatchObject({ kind: 'unavailable', retryAfterMs: 30_000 });
+    expect(secretCalls).toBe(1);
+    clock += 31_000;
     await expect(provider.verifyWebhook!(req)).resolves.toMatchObject({ providerRequestId: jobId });
+    expect(secretCalls).toBe(2);
   });
 
   it('deliverWebhook posts the signed prediction to the job’s webhook URL', async () => {

@@ -14,6 +14,7 @@ import { createVertexProvider } from '../../server/domains/video/providers/verte
 import { FAILURE_MESSAGE, RAI_REASON, startVertexFake } from '../fakes/vertex/index.ts';
 import type { VertexFake } from '../fakes/vertex/index.ts';
 import { testVideo } from '../fakes/video/test-video.ts';
+import { guardedFetch } from '../../server/core/outbound.ts';
 
 // A 1x1 PNG, sent as the first frame.
 const PNG = Buffer.from(
@@ -102,6 +103,7 @@ describe('Vertex adapter: OAuth', () => {
       project: fake.project,
       location: fake.location,
       apiUrl: fake.url,
+      outbound: fake.outbound,
       storageUrl: fake.storageUrl,
       keyFile: forged,
       retry: FAST,
@@ -120,6 +122,7 @@ describe('Vertex adapter: OAuth', () => {
       project: fake.project,
       location: fake.location,
       apiUrl: fake.url,
+      outbound: fake.outbound,
       keyFile: path,
     });
     const err = await failure(provider.submit(textJob()));
@@ -198,6 +201,7 @@ describe('Vertex adapter: successful jobs', () => {
       project: fake.project,
       location: fake.location,
       apiUrl: fake.url,
+      outbound: fake.outbound,
       storageUrl: fake.storageUrl,
       keyFile: fake.keyFile,
       outputGcsUri: 'gs://our-videos/veo/',
@@ -228,7 +232,7 @@ describe('Vertex adapter: successful jobs', () => {
     const recording: typeof fetch = (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       seen.push({ origin: url.origin, auth: new Headers(init?.headers).get('authorization') });
-      return fetch(input, init);
+      return guardedFetch(fake.outbound)(input, init);
     };
     const provider = fake.createAdapter({ retry: FAST, fetchImpl: recording });
     const { jobId } = await runToEnd(provider, textJob());
@@ -352,6 +356,7 @@ describe('Vertex adapter: errors', () => {
       project: 'someone-else',
       location: fake.location,
       apiUrl: fake.url,
+      outbound: fake.outbound,
       keyFile: fake.keyFile,
       retry: FAST,
     });

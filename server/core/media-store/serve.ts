@@ -28,6 +28,11 @@ type ByteRange = { start: number; end?: number };
 function parseRange(header: string | undefined, size: () => Promise<number | null>) {
   const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
   if (!match || (match[1] === '' && match[2] === '')) return Promise.resolve(null);
+  // A number past 2^53 cannot be a position in any object we hold: unsatisfiable, so the store
+  // answers 416 with the object's size (issue 34, finding 3), as for a start past the end.
+  if (![match[1], match[2]].every((n) => n === '' || Number.isSafeInteger(Number(n)))) {
+    return Promise.resolve<ByteRange>({ start: Number.MAX_SAFE_INTEGER });
+  }
   if (match[1] === '') {
     // A suffix: the last n bytes.
     const suffix = Number(match[2]);
@@ -41,15 +46,21 @@ function parseRange(header: string | undefined, size: () => Promise<number | nul
   return Promise.resolve<ByteRange>(end === undefined ? { start } : { start, end });
 }
 
-/** How long a redirect to a presigned URL may be cached: well inside the URL's lifetime. */
-function redirectCacheControl(store: MediaStore): string {
-  if (store.urlTtlSeconds === null) return 'public, max-age=3600';
+/**
+ * How long a redirect may be cached: to a presigned URL, privately and well inside the URL's
+ * lifetime; to a CDN address, an hour, privately when the object itself is private (a
+ * customer's video, which they may delete).
+ */
+function redirectCacheControl(store: MediaStore, cacheControl: string): string {
+  if (store.urlTtlSeconds === null) {
+    return cacheControl.startsWith('private') ? 'private, max-age=3600' : 'public, max-age=3600';
+  }
   return `private, max-age=${Math.max(0, Math.min(300, Math.floor(store.urlTtlSeconds / 2)))}`;
 }
 
 /**
  * Answers one stored object: a redirect to the bucket, or the bytes (whole or one range).
- * `cacheControl` is what a streamed answer carries.
+ * `cacheControl` is what a streamed answer carries (`private, …` also keeps redirects private).
  */
 export async function sendStoredObject(
   request: FastifyRequest,
@@ -60,7 +71,9 @@ export async function sendStoredObject(
 ): Promise<FastifyReply> {
   const direct = await store.publicUrl(key);
   if (direct) {
-    return reply.header('cache-control', redirectCacheControl(store)).redirect(direct, 302);
+    return reply
+      .header('cache-control', redirectCacheControl(store, cacheControl))
+      .redirect(direct, 302);
   }
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch) {

@@ -2,17 +2,20 @@
  * Email/password accounts: sign-up, proof of the address, password sign-in and password reset.
  * An address counts as the account's only once its mailbox owner opened a link we mailed to it
  * (issue 16, finding 1): until then nobody signs in with a password, and a Google sign-in with
- * that address takes the account over (service.ts).
+ * that address takes the account over (service.ts). Every mail draws on its address's hourly
+ * budget (mail-allowance.ts); past it the request answers as it would and mails nothing.
  */
 import type { Config } from '../../config.ts';
 import type { Db, DbOrTx } from '../../core/db.ts';
 import { AppError, conflict, unauthorized } from '../../core/errors.ts';
+import type { MailQueue } from '../../core/mail-queue.ts';
 import type { Mailer } from '../../core/mailer.ts';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { hashToken, newToken } from '../../core/tokens.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { PATH_PREFIXES, type Locale } from '../../../shared/locales.ts';
 import { resetEmail, verificationEmail, type VerificationReason } from './emails.ts';
+import { takeMailAllowance } from './mail-allowance.ts';
 import * as repo from './repository.ts';
 import { answerText, msg } from '../../core/api-messages.ts';
 
@@ -31,9 +34,11 @@ export function createEmailAccounts<S>(deps: {
   db: Db;
   config: Config;
   mailer: Mailer;
+  /** Where password resets do their work, after the answer. */
+  mailQueue: MailQueue;
   startSession: (user: UserRow) => Promise<S>;
 }) {
-  const { db, config, mailer, startSession } = deps;
+  const { db, config, mailer, mailQueue, startSession } = deps;
 
   /**
    * Stores a new verification token and returns it. `chosen` is what a sign-up asked for; it is
@@ -66,6 +71,20 @@ export function createEmailAccounts<S>(deps: {
     await mailer.send({ to, ...verificationEmail(locale, link, reason) });
   }
 
+  /** A single-use reset link to the account of `email`, if there is one and its budget allows. */
+  async function mailResetLink(email: string, locale: Locale) {
+    const user = await repo.findUserByEmail(db, email);
+    if (!user || !(await takeMailAllowance(db, user.email))) return;
+    const token = newToken();
+    await repo.insertResetToken(db, {
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+    });
+    const link = `${config.publicSiteUrl}${PATH_PREFIXES[locale]}/reset-password?token=${token}`;
+    await mailer.send({ to: user.email, ...resetEmail(locale, link) });
+  }
+
   return {
     /**
      * Mails a confirmation link; the account is usable once it is opened. A proven address is
@@ -86,9 +105,10 @@ export function createEmailAccounts<S>(deps: {
         if (user.emailVerifiedAt) {
           throw conflict(msg('accounts.email_taken'), 'EMAIL_TAKEN');
         }
+        if (!(await takeMailAllowance(tx, email))) return null;
         return issueVerificationToken(tx, user.id, { passwordHash, name });
       });
-      await mailVerificationLink(email, token, 'sign-up', locale);
+      if (token) await mailVerificationLink(email, token, 'sign-up', locale);
     },
 
     /**
@@ -131,26 +151,26 @@ export function createEmailAccounts<S>(deps: {
         throw unauthorized(msg('accounts.invalid_credentials'), 'INVALID_CREDENTIALS');
       }
       if (!user.emailVerifiedAt) {
-        const token = await issueVerificationToken(db, user.id, pendingPassword ? pending : null);
-        await mailVerificationLink(user.email, token, 'sign-in', locale);
+        if (await takeMailAllowance(db, user.email)) {
+          const token = await issueVerificationToken(db, user.id, pendingPassword ? pending : null);
+          await mailVerificationLink(user.email, token, 'sign-in', locale);
+        }
         throw new AppError(403, 'EMAIL_NOT_VERIFIED', msg('accounts.email_not_verified'));
       }
       return startSession(user);
     },
 
-    /** Always resolves the same way; mails a single-use link only when the account exists. */
-    async requestPasswordReset(emailInput: string, locale: Locale = 'en'): Promise<void> {
-      const user = await repo.findUserByEmail(db, normalizeEmail(emailInput));
-      if (!user) return;
-      const token = newToken();
-      await repo.insertResetToken(db, {
-        userId: user.id,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
-      });
-      const link = `${config.publicSiteUrl}${PATH_PREFIXES[locale]}/reset-password?token=${token}`;
-      await mailer.send({ to: user.email, ...resetEmail(locale, link) });
+    /**
+     * Returns at once, the same for every address (issue 34, finding 6): looking the account up
+     * and mailing its link happen after the answer, so its time tells nobody whether it exists.
+     */
+    requestPasswordReset(emailInput: string, locale: Locale = 'en'): void {
+      const email = normalizeEmail(emailInput);
+      mailQueue.later('password-reset mail', () => mailResetLink(email, locale));
     },
+
+    /** Resolves when every mail queued so far is sent or given up (app close; tests). */
+    queuedMailSettled: () => mailQueue.settled(),
 
     /**
      * Sets a new password with a reset token; the token works once and signs out every session.

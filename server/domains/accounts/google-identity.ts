@@ -99,6 +99,7 @@ export function createGoogleIdentity(
     } catch (err) {
       throw fromJoseError(err, jose.errors);
     }
+    assertIssuedToUs(payload, clientId);
     return profileFromClaims(payload, { requireSub: true });
   }
 
@@ -113,9 +114,7 @@ export function createGoogleIdentity(
     if (!info) throw new GoogleIdentityError('GOOGLE_TOKEN_INVALID');
 
     // An access token minted for another client must never sign anyone in here (token substitution).
-    if (info.aud !== clientId && info.azp !== clientId) {
-      throw new GoogleIdentityError('GOOGLE_AUDIENCE_MISMATCH');
-    }
+    assertIssuedToUs(info, clientId);
     if (!(Number(info.expires_in) > 0)) throw new GoogleIdentityError('GOOGLE_TOKEN_EXPIRED');
 
     const user = await getJson(fetchImpl, new URL(google.userinfoUrl), {
@@ -129,6 +128,20 @@ export function createGoogleIdentity(
   }
 
   return { verifyIdToken, verifyAccessToken };
+}
+
+/**
+ * Refuses a token Google issued to another client (issue 34, finding 8): its authorized party
+ * (`azp`, the client the person signed in to) must be ours, and so must every audience (`aud`)
+ * it names. Either one alone was enough before: another site's client, with our id as an extra
+ * audience, could sign its users in here.
+ */
+function assertIssuedToUs(claims: Record<string, unknown>, clientId: string): void {
+  const { aud, azp } = claims;
+  const audiences: unknown[] = aud === undefined ? [] : Array.isArray(aud) ? aud : [aud];
+  if (azp !== clientId || audiences.some((audience) => audience !== clientId)) {
+    throw new GoogleIdentityError('GOOGLE_AUDIENCE_MISMATCH');
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import { authPlugin, type SessionAndUser } from '../../core/auth.ts';
 import type { Db } from '../../core/db.ts';
+import { createMailQueue } from '../../core/mail-queue.ts';
 import { createConfiguredMailer, type Mailer } from '../../core/mailer.ts';
 import { scheduleRepeating } from '../../core/scheduler.ts';
 import type { UserCache } from '../../core/user-cache.ts';
@@ -37,13 +38,17 @@ export const accountsPlugin = fp(
     },
   ) => {
     const { config } = opts;
+    const mailQueue = createMailQueue(app.log);
     const accounts = createAccountsService({
       db: opts.db,
       config,
       google: opts.google ?? createGoogleIdentity(config.google),
       mailer: opts.mailer ?? (await createConfiguredMailer(config)),
+      mailQueue,
       userCache: opts.userCache,
     });
+    // Mail queued by answered requests goes out before the database closes.
+    app.addHook('onClose', () => mailQueue.settled());
     await app.register(authPlugin, { authenticator: accounts.authenticator });
     app.decorate('accounts', accounts);
     await app.register(accountsRoutes, {

@@ -157,7 +157,8 @@ export async function accountsRoutes(
       },
     },
     async (request) => {
-      await accounts.requestPasswordReset(request.body.email, requestLocale(request));
+      // The lookup and the mail happen after this answer (email-accounts.ts).
+      accounts.requestPasswordReset(request.body.email, requestLocale(request));
       return {
         success: true,
         message: answerText('accounts.reset_sent'),

@@ -7,6 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Authenticator, SessionAndUser } from '../../core/auth.ts';
 import type { Db, DbOrTx, Tx } from '../../core/db.ts';
 import { AppError, conflict } from '../../core/errors.ts';
+import type { MailQueue } from '../../core/mail-queue.ts';
 import type { Mailer } from '../../core/mailer.ts';
 import { hashToken, newToken } from '../../core/tokens.ts';
 import type { UserCache } from '../../core/user-cache.ts';
@@ -52,10 +53,12 @@ export function createAccountsService(deps: {
   config: Config;
   google: GoogleVerifier;
   mailer: Mailer;
+  /** Where mail that must not hold up an answer (password resets) is sent from. */
+  mailQueue: MailQueue;
   /** Optional: without it every request reads its session from the database. */
   userCache?: UserCache<SessionAndUser>;
 }) {
-  const { db, config, google, mailer, userCache } = deps;
+  const { db, config, google, mailer, mailQueue, userCache } = deps;
   const findLiveSession = repo.prepareFindLiveSession(db);
   /**
    * Sessions come from the user cache when there is one: a sign-out, revocation or change of the
@@ -165,7 +168,7 @@ export function createAccountsService(deps: {
     }
   }
 
-  const emailAccounts = createEmailAccounts({ db, config, mailer, startSession });
+  const emailAccounts = createEmailAccounts({ db, config, mailer, mailQueue, startSession });
 
   return {
     toPublicUser,

@@ -12,8 +12,15 @@ import type { AccountsService } from '../accounts/service.ts';
 import { createLocalCheckoutProvider } from './providers/local-checkout.ts';
 import { createStripeProvider, type StripeProvider } from './providers/stripe.ts';
 import { billingRoutes } from './routes.ts';
-import { createBillingService } from './service.ts';
+import { createBillingService, type BillingService } from './service.ts';
 import { createStripeWebhookHandler } from './webhooks.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** For closing an account (privacy domain): its subscription is cancelled at the provider. */
+    billing: BillingService;
+  }
+}
 
 export const billingPlugin = fp(
   async (
@@ -37,6 +44,7 @@ export const billingPlugin = fp(
       provider: stripe ?? createLocalCheckoutProvider(),
       log: app.log,
     });
+    app.decorate('billing', billing);
     await app.register(billingRoutes, {
       billing,
       config,

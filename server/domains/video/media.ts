@@ -10,19 +10,23 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import { ffmpegForInputs } from '../../core/ffmpeg.ts';
 import { MEDIA_KEYS, type MediaStore } from '../../core/media-store/types.ts';
 
 /** The public path of finished videos and posters; the key is the path without its first slash. */
 export const MEDIA_PREFIX = '/media/';
 
-/** Results never change under their random name. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+/**
+ * A customer's result and poster: never changed under their random name, but deleted when the
+ * customer asks (issue 34), so no shared cache keeps them and a browser for an hour at most. The
+ * same header is stored with the object, for a bucket or CDN that serves it.
+ */
+export const USER_MEDIA_CACHE = 'private, max-age=3600';
 
 /** Runs ffmpeg with an argument list (never a shell) and rejects with its stderr tail. */
 function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg.path, ['-hide_banner', '-loglevel', 'error', ...args], {
+    const child = spawn(ffmpegForInputs(), ['-hide_banner', '-loglevel', 'error', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       ...(signal ? { signal } : {}),
     });
@@ -62,13 +66,18 @@ export function createVideoMedia(store: MediaStore, dataDir: string) {
       const poster = await tempPath('.jpg');
       let posterUrl: string | null = `${MEDIA_PREFIX}${name}.jpg`;
       try {
-        await runFfmpeg(['-ss', '1', '-i', videoFile, '-frames:v', '1', '-q:v', '3', '-y', poster]);
+        // Our own checked MP4 (result-check.ts): read as one, from the local file only.
+        // prettier-ignore
+        await runFfmpeg([
+          '-protocol_whitelist', 'file', '-f', 'mov', '-ss', '1', '-i', videoFile,
+          '-frames:v', '1', '-q:v', '3', '-y', poster,
+        ]);
         await store.put(
           `${MEDIA_KEYS.media}${name}.jpg`,
           { file: poster },
           {
             contentType: 'image/jpeg',
-            cacheControl: IMMUTABLE,
+            cacheControl: USER_MEDIA_CACHE,
           },
         );
       } catch {
@@ -81,7 +90,7 @@ export function createVideoMedia(store: MediaStore, dataDir: string) {
         { file: videoFile },
         {
           contentType: 'video/mp4',
-          cacheControl: IMMUTABLE,
+          cacheControl: USER_MEDIA_CACHE,
         },
       );
       return { resultUrl: `${MEDIA_PREFIX}${name}.mp4`, posterUrl };

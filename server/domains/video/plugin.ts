@@ -10,7 +10,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../core/db.ts';
 import { storedObjectRoutes } from '../../core/media-store/serve.ts';
 import { MEDIA_KEYS } from '../../core/media-store/types.ts';
-import { createVideoMedia, MEDIA_PREFIX } from './media.ts';
+import { createVideoMedia, MEDIA_PREFIX, USER_MEDIA_CACHE } from './media.ts';
 import type { VideoProvider } from './providers/types.ts';
 import { videoRoutes } from './routes.ts';
 import { createVideoService } from './service.ts';
@@ -43,12 +43,12 @@ export const videoPlugin = fp(
       deadlineMs: config.video.deadlineMs,
     });
     await app.register(videoRoutes, { video });
-    // Results never change under their random name: cached for a year.
+    // A customer's videos: deleted on request, so cached privately and briefly (media.ts).
     await app.register(storedObjectRoutes, {
       store: app.mediaStore,
       urlPrefix: MEDIA_PREFIX,
       keyPrefix: MEDIA_KEYS.media,
-      cacheControl: 'public, max-age=31536000, immutable',
+      cacheControl: USER_MEDIA_CACHE,
     });
     // Only where a configured provider signs its webhooks (fal, Replicate).
     if (Object.values(providers).some((p) => p.verifyWebhook)) {

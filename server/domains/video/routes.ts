@@ -1,9 +1,9 @@
-/** HTTP for video: generate (multipart), task status, history, and the media files. */
-import type { FastifyInstance } from 'fastify';
+/** HTTP for video: generate (multipart), task status, history, deleting a video. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { currentUser } from '../../core/auth.ts';
-import { AppError, badRequest, knownClientError } from '../../core/errors.ts';
+import { AppError, badRequest, knownClientError, notFound } from '../../core/errors.ts';
 import { refuseNul } from '../../core/request-input.ts';
 import { multipartPlugin } from '../../core/uploads.ts';
 import { ErrorResponse } from '../../contracts/common.ts';
@@ -18,8 +18,17 @@ import { IMAGE_MODEL, MAX_IMAGE_BYTES, VIDEO_COST } from '../../../shared/video.
 import type { VideoService } from './service.ts';
 import { answerText, msg } from '../../core/api-messages.ts';
 
+/** Generate requests one user may send per minute (issue 34, finding 7); the task cap is 3. */
+const GENERATE_PER_MINUTE = 12;
+
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const TaskParams = Type.Object({ taskId: Type.String({ format: 'uuid' }) });
+/**
+ * Any text, not only a uuid: `DELETE /api/video/history` (or another word) names no task and
+ * answers 404 like an unknown id, never a 400 that suggests the address exists.
+ */
+const DeleteParams = Type.Object({ taskId: Type.String({ minLength: 1, maxLength: 100 }) });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function videoRoutes(fastify: FastifyInstance, opts: { video: VideoService }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -47,6 +56,30 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
       success: true as const,
       data: await video.status(currentUser(request).id, request.params.taskId),
     }),
+  );
+
+  app.delete(
+    '/api/video/:taskId',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary:
+          'Delete one of your finished videos: gone from history, result and poster deleted (credits are not refunded)',
+        params: DeleteParams,
+        response: {
+          204: Type.Null({ description: 'Deleted' }),
+          ...errors,
+          409: ErrorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { taskId } = request.params;
+      if (!UUID.test(taskId)) throw notFound(msg('video.task_not_found'), 'TASK_NOT_FOUND');
+      await video.deleteVideo(currentUser(request).id, taskId.toLowerCase());
+      return reply.status(204).send(null);
+    },
   );
 
   app.get(
@@ -81,8 +114,19 @@ function generateRoute(fastify: FastifyInstance, video: VideoService, tags: stri
   app.post(
     '/api/video/generate',
     {
-      // Checked before the upload is read: a signed-out visitor's image is never parsed.
-      config: { access: 'user', signInMessage: msg('video.sign_in_required') },
+      // Checked before the upload is read: a signed-out visitor's image is never parsed. Each user
+      // has their own limit (after the session is read: preHandler), besides the task cap.
+      config: {
+        access: 'user',
+        signInMessage: msg('video.sign_in_required'),
+        rateLimit: {
+          max: GENERATE_PER_MINUTE,
+          timeWindow: '1 minute',
+          hook: 'preHandler',
+          keyGenerator: (request: FastifyRequest) =>
+            `video-generate:${request.user?.id ?? request.ip}`,
+        },
+      },
       schema: {
         tags,
         summary: `Start a video: multipart prompt, model and (image mode) image; costs ${VIDEO_COST} credits`,
@@ -113,7 +157,7 @@ function generateRoute(fastify: FastifyInstance, video: VideoService, tags: stri
               );
             // Before the upload is read: a user who cannot pay sends it for nothing. The
             // generator sends prompt and model first; with no model yet, a file means image mode.
-            video.assertCanAfford(currentUser(request), fields.model ?? IMAGE_MODEL);
+            await video.assertCanStart(currentUser(request), fields.model ?? IMAGE_MODEL);
             image = await part.toBuffer();
           } else if (typeof part.value === 'string') {
             refuseNul(part.value, part.fieldname);

@@ -31,6 +31,7 @@ import {
   applyCreditChange,
   lockUserCredits,
 } from '../credits/service.ts';
+import { deleteVideo } from './deletion.ts';
 import type { VideoMedia } from './media.ts';
 import { fromStored, storedText, TASK_MESSAGES } from './messages.ts';
 import * as healthRepo from './health-repository.ts';
@@ -41,6 +42,8 @@ import { type ApiText, msg } from '../../core/api-messages.ts';
 
 /** The local renderer, for other domains (site-build renders the sample clips with it). */
 export * as localRenderer from './providers/local/public.ts';
+/** For the privacy domain: closing an account deletes every video of it (issue 34). */
+export { deleteUserVideos } from './deletion.ts';
 
 /**
  * Validates an upload by magic bytes and size and re-encodes it as PNG (first frame, EXIF dropped,
@@ -137,10 +140,14 @@ export interface SubmitInput {
   image: Buffer | undefined;
 }
 
+/** 429: the user already has the most unfinished tasks allowed. */
+const tooManyTasks = () =>
+  new AppError(429, 'TOO_MANY_TASKS', msg('video.too_many_tasks', { max: MAX_UNFINISHED_TASKS }));
+
 export function createVideoService(deps: {
   db: Db;
-  /** Image-mode uploads go to the media store, where any worker reads them. */
-  media: Pick<VideoMedia, 'saveUpload' | 'removeUpload'>;
+  /** Image-mode uploads go to the media store, where any worker reads them; deletes empty it. */
+  media: Pick<VideoMedia, 'saveUpload' | 'removeUpload' | 'store'>;
   /** The first provider of each mode's route (the task's provider until one accepts it). */
   firstProvider: Record<'text' | 'image', string>;
   deadlineMs: number;
@@ -151,7 +158,15 @@ export function createVideoService(deps: {
   const cost = deps.videoCost ?? VIDEO_COST;
 
   return {
-    assertCanAfford: (user: UserRow, model: string) => assertCanAfford(user, model, cost),
+    /**
+     * What refuses a submit before any upload is read or decoded (issue 34, finding 7): the
+     * balance (from the session's row) and the unfinished-task cap (one indexed count, no lock;
+     * the submit's transaction checks both again under the user's lock).
+     */
+    async assertCanStart(user: UserRow, model: string): Promise<void> {
+      assertCanAfford(user, model, cost);
+      if ((await repo.countUnfinished(db, user.id)) >= MAX_UNFINISHED_TASKS) throw tooManyTasks();
+    },
 
     /** Spec 5 "Generate" and issue rules: validate, then charge and queue in one transaction. */
     async submit(user: UserRow | null, input: SubmitInput) {
@@ -179,8 +194,10 @@ export function createVideoService(deps: {
       const id = randomUUID();
       let inputImage: string | null = null;
       if (mode === 'image') {
-        // Issue 16, finding 13: a user who cannot pay never gets an image decoded.
+        // Issue 16, finding 13, and issue 34, finding 7: a user who cannot pay, or who has the
+        // most unfinished tasks already, never gets an image decoded.
         assertCanAfford(user, model, cost);
+        if ((await repo.countUnfinished(db, user.id)) >= MAX_UNFINISHED_TASKS) throw tooManyTasks();
         const png = await reencodeUpload(input.image!);
         inputImage = await deps.media.saveUpload(id, png);
       }
@@ -192,11 +209,7 @@ export function createVideoService(deps: {
           if (balance === null)
             throw unauthorized(msg('video.sign_in_required'), 'SIGN_IN_REQUIRED');
           if ((await repo.countUnfinished(tx, user.id)) >= MAX_UNFINISHED_TASKS) {
-            throw new AppError(
-              429,
-              'TOO_MANY_TASKS',
-              msg('video.too_many_tasks', { max: MAX_UNFINISHED_TASKS }),
-            );
+            throw tooManyTasks();
           }
           let remaining: number;
           try {
@@ -244,9 +257,13 @@ export function createVideoService(deps: {
       }
     },
 
+    /** DELETE /api/video/{taskId}: the owner's finished video, from history and the store. */
+    deleteVideo: (userId: string, taskId: string) =>
+      deleteVideo(db, deps.media.store, userId, taskId),
+
     async status(userId: string, taskId: string): Promise<TaskStatusData> {
       const task = await repo.findTask(db, taskId);
-      if (!task || task.userId !== userId)
+      if (!task || task.userId !== userId || task.deletedAt)
         throw notFound(msg('video.task_not_found'), 'TASK_NOT_FOUND');
       const status = toTaskStatus(task);
       // Waiting for a provider (queue or rate limit): say where it stands in our queue.

@@ -28,7 +28,11 @@ export async function createConfiguredProviders(
   });
   const adapters = await Promise.all(
     wanted.map((descriptor) =>
-      descriptor.create(config.video.providers[descriptor.name], { dataDir: config.dataDir }),
+      descriptor.create(config.video.providers[descriptor.name], {
+        dataDir: config.dataDir,
+        outbound: config.outbound,
+        maxResultBytes: config.video.maxResultBytes,
+      }),
     ),
   );
   return Object.fromEntries(wanted.map((descriptor, i) => [descriptor.name, adapters[i]!]));

@@ -93,6 +93,14 @@ export default function MobileMenu({ id, path, languageHref, locale }: MobileMen
         <LanguageLink href={languageHref} locale={locale} className="mobile-menu__language" />
         <div className="mobile-menu__footer">
           <LoginLink className="btn btn-primary btn-block" locale={locale} />
+          <a
+            className="btn btn-secondary btn-block"
+            href={localizePath('/account', locale)}
+            hidden
+            data-signed-in=""
+          >
+            {m.header_account_settings(locale)}
+          </a>
           <SignOutButton className="btn btn-secondary btn-block" locale={locale} signedInOnly />
         </div>
       </div>

@@ -1,8 +1,9 @@
 /**
- * The signed-in user's menu in the header bar: avatar and name, opening identity and Sign out.
+ * The signed-in user's menu in the header bar: avatar and name, opening identity, Account
+ * settings and Sign out.
  * Hidden until header.ts has a signed-in user to fill in; dropdown.ts opens and closes it.
  */
-import type { Locale } from '../../i18n/locales.ts';
+import { localizePath, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';
 import Icon from '../shared/Icon.tsx';
@@ -28,6 +29,10 @@ export default function UserMenu({ locale }: { locale: Locale }) {
         <div className="account-summary">
           <AccountIdentity />
         </div>
+        <a className="dropdown__item" href={localizePath('/account', locale)}>
+          <Icon icon={icons.person} />
+          {m.header_account_settings(locale)}
+        </a>
         <SignOutButton className="dropdown__item" locale={locale} />
       </div>
     </div>

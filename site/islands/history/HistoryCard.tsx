@@ -1,4 +1,7 @@
-/** One completed video in the history list: plays inline, shows prompt, mode, model and date. */
+/**
+ * One completed video in the history list: plays inline, shows prompt, mode, model and date, and
+ * offers Download and Delete (which asks first: DeleteVideoDialog.tsx).
+ */
 import type { HistoryItem } from '../../../shared/api/video.ts';
 import { INTL_LOCALES, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
@@ -29,9 +32,11 @@ function formatDate(value: string, locale: Locale): string | null {
 
 export default function HistoryCard({
   item,
+  onDelete,
   locale = 'en',
 }: {
   item: HistoryItem;
+  onDelete: (item: HistoryItem) => void;
   locale?: Locale;
 }) {
   const date = item.completed_at || item.created_at;
@@ -60,13 +65,25 @@ export default function HistoryCard({
           <span>{MODEL_NAMES[item.model] ?? item.model}</span>
           {dateText && <time dateTime={date}>{dateText}</time>}
         </p>
-        <DownloadButton
-          url={item.result_url}
-          prompt={item.prompt}
-          className="btn btn-secondary history-card__download"
-          describedBy={promptId}
-          locale={locale}
-        />
+        <div className="history-card__actions">
+          <DownloadButton
+            url={item.result_url}
+            prompt={item.prompt}
+            className="btn btn-secondary history-card__download"
+            describedBy={promptId}
+            locale={locale}
+          />
+          <button
+            type="button"
+            className="btn btn-secondary history-card__delete"
+            aria-describedby={promptId}
+            aria-haspopup="dialog"
+            onClick={() => onDelete(item)}
+            data-testid="history-delete"
+          >
+            {m.history_delete(locale)}
+          </button>
+        </div>
       </div>
     </li>
   );

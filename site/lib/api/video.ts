@@ -1,6 +1,6 @@
 /**
  * The video calls (spec 7 "video calls"): submit a generation, read a task's status, list the
- * history. Generation and status requests also name the user (spec 6) next to the bearer token.
+ * history, delete a video (issue 34). Generation and status requests also name the user (spec 6) next to the bearer token.
  */
 import type { PublicUser } from '../../../shared/api/auth.ts';
 import type {
@@ -51,4 +51,9 @@ export async function getHistory(page: number, limit: number): Promise<HistoryRe
 /** The page after a previous page's `next_cursor` (past the numbered pages). */
 export async function getHistoryAfter(cursor: string, limit: number): Promise<HistoryResponse> {
   return api.get('/api/video/history', { searchParams: { cursor, limit } }).json<HistoryResponse>();
+}
+
+/** DELETE /api/video/{taskId}: the video leaves history and the store (204; 404 once gone). */
+export async function deleteVideo(taskId: string): Promise<void> {
+  await api.delete(`/api/video/${encodeURIComponent(taskId)}`);
 }

@@ -15,7 +15,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createFalProvider } from '../../../server/domains/video/providers/fal/adapter.ts';
-import { closeServer, listen, sendJson } from '../http.ts';
+import { closeServer, listen, sendJson, allowList } from '../http.ts';
 import { testVideo } from '../video/test-video.ts';
 import { handleCdn, handleRest } from './public.ts';
 import { FAILURE_MESSAGE, handleQueue, POLICY_MESSAGE } from './queue.ts';
@@ -61,24 +61,41 @@ export async function startFalFake(
   const [queueUrl, cdnUrl, restUrl] = await Promise.all([listen(queue), listen(cdn), listen(rest)]);
   const key = `${randomUUID()}:${randomBytes(16).toString('hex')}`;
   const jwksUrl = `${restUrl.url}/.well-known/jwks.json`;
+  const allowed = allowList(queueUrl.url, cdnUrl.url, restUrl.url);
 
   const fake: FalFake = {
     provider: 'fal',
+    outbound: allowed.policy,
     url: queueUrl.url,
     cdnUrl: cdnUrl.url,
     jwksUrl,
     key,
-    env: { FAL_KEY: key, FAL_QUEUE_URL: queueUrl.url, FAL_JWKS_URL: jwksUrl },
+    env: {
+      FAL_KEY: key,
+      FAL_QUEUE_URL: queueUrl.url,
+      FAL_JWKS_URL: jwksUrl,
+      FAL_USER_ID: state.userId,
+      OUTBOUND_ALLOW_HOSTS: allowed.env,
+    },
     models: { text: 'fal-ai/veo3.1', image: 'fal-ai/veo3.1/image-to-video' },
     jobs: [],
     requests: [],
     pollsUntilDone: opts.pollsUntilDone ?? 1,
     video: () => testVideo(),
     policyMessage: POLICY_MESSAGE,
+    resultUrl: null,
     failureMessage: FAILURE_MESSAGE,
 
     createAdapter: (adapterOpts = {}) =>
-      createFalProvider({ key, queueUrl: queueUrl.url, jwksUrl, now, ...adapterOpts }),
+      createFalProvider({
+        key,
+        queueUrl: queueUrl.url,
+        jwksUrl,
+        now,
+        userId: state.userId,
+        outbound: allowed.policy,
+        ...adapterOpts,
+      }),
     failSubmits(count, failure) {
       for (let i = 0; i < count; i += 1) state.submitFailures.push(failure);
     },

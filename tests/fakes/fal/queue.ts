@@ -192,7 +192,9 @@ export async function resultOf(
     status: 200,
     body: {
       video: {
-        url: `${state.fake.cdnUrl}/files/${fileId}/output.mp4`,
+        url: (state.fake.resultUrl ?? ((url: string) => url))(
+          `${state.fake.cdnUrl}/files/${fileId}/output.mp4`,
+        ),
         content_type: 'video/mp4',
         file_name: 'output.mp4',
         file_size: video.length,

@@ -35,6 +35,11 @@ export interface FalFake extends VideoProviderFake {
   readonly requests: FalRequestLog[];
   /** The raw texts fal gives for `[policy]` and `[fail]` jobs, for assertions. */
   readonly policyMessage: string;
+  /**
+   * Where a finished job's answer says the video is (default null: the CDN's file); a test points
+   * it at an address of its own (a redirector, a huge or a non-MP4 body).
+   */
+  resultUrl: ((cdnFileUrl: string) => string) | null;
   readonly failureMessage: string;
   createAdapter(opts?: { retry?: RetryPolicy; fetchImpl?: typeof fetch }): VideoProvider;
   /**

@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createGeminiProvider } from '../../../server/domains/video/providers/gemini/adapter.ts';
-import { closeServer, listen, sendJson } from '../http.ts';
+import { closeServer, listen, sendJson, allowList } from '../http.ts';
 import { testVideo } from '../video/test-video.ts';
 import { handleApi } from './api.ts';
 import { googleError } from './errors.ts';
@@ -43,19 +43,22 @@ export async function startGeminiFake(
   });
   const url = (await listen(api)).url;
   const storageUrl = (await listen(storage)).url;
+  const allowed = allowList(url, storageUrl);
   const apiKey = opts.apiKey ?? `AIzaSy${randomBytes(16).toString('base64url')}`;
 
   const fake: GeminiFake = {
     provider: 'gemini',
+    outbound: allowed.policy,
     url,
     storageUrl,
     apiKey,
-    env: { GEMINI_API_KEY: apiKey, GEMINI_API_BASE: url },
+    env: { GEMINI_API_KEY: apiKey, GEMINI_API_BASE: url, OUTBOUND_ALLOW_HOSTS: allowed.env },
     models: { text: 'gemini-omni-1.2-flash', image: 'gemini-omni-1.2-flash' },
     createAdapter: (adapterOpts = {}) =>
       createGeminiProvider({
         apiKey,
         apiBase: url,
+        outbound: allowed.policy,
         retry: adapterOpts.retry,
         fetchImpl: adapterOpts.fetchImpl,
       }),

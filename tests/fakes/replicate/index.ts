@@ -19,7 +19,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createReplicateProvider } from '../../../server/domains/video/providers/replicate/adapter.ts';
-import { closeServer, listen, sendJson } from '../http.ts';
+import { closeServer, listen, sendJson, allowList } from '../http.ts';
 import { testVideo } from '../video/test-video.ts';
 import { handleApi, MODELS } from './api.ts';
 import { FAIL_ERROR, POLICY_ERROR } from './predictions.ts';
@@ -46,15 +46,21 @@ export async function startReplicateFake(
   const apiOrigin = (await listen(api)).url;
   const deliveryUrl = (await listen(delivery)).url;
   const url = `${apiOrigin}/v1`;
+  const allowed = allowList(apiOrigin, deliveryUrl);
   const token = opts.token ?? `r8_${randomBytes(20).toString('base64url')}`;
 
   const fake: ReplicateFake = {
     provider: 'replicate',
+    outbound: allowed.policy,
     url,
     deliveryUrl,
     token,
     webhookSecret: `whsec_${randomBytes(24).toString('base64')}`,
-    env: { REPLICATE_API_TOKEN: token, REPLICATE_API_URL: url },
+    env: {
+      REPLICATE_API_TOKEN: token,
+      REPLICATE_API_URL: url,
+      OUTBOUND_ALLOW_HOSTS: allowed.env,
+    },
     models: { text: 'google/veo-3.1', image: 'google/veo-3.1-fast' },
     versions: Object.fromEntries(
       MODELS.map((model) => [model, createHash('sha256').update(model).digest('hex')]),
@@ -71,6 +77,7 @@ export async function startReplicateFake(
       return createReplicateProvider({
         token,
         apiUrl: url,
+        outbound: allowed.policy,
         ...(adapterOpts.retry ? { retry: adapterOpts.retry } : {}),
         ...(adapterOpts.fetchImpl ? { fetchImpl: adapterOpts.fetchImpl } : {}),
       });

@@ -19,7 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVertexProvider } from '../../../server/domains/video/providers/vertex/adapter.ts';
-import { closeServer, listen } from '../http.ts';
+import { closeServer, listen, allowList } from '../http.ts';
 import { testVideo } from '../video/test-video.ts';
 import { writeServiceAccountKey } from './auth.ts';
 import { createServers } from './servers.ts';
@@ -44,10 +44,12 @@ export async function startVertexFake(opts: VertexFakeOptions = {}): Promise<Ver
   ]);
   const clientEmail = `veo-worker@${project}.iam.gserviceaccount.com`;
   const tokenUrl = `${token.url}/token`;
+  const allowed = allowList(api.url, token.url, storage.url, elsewhere.url);
   const key = await writeServiceAccountKey(dir, { project, clientEmail, tokenUrl });
 
   const fake: VertexFake = {
     provider: 'vertex',
+    outbound: allowed.policy,
     url: api.url,
     storageUrl: storage.url,
     tokenUrl,
@@ -62,6 +64,7 @@ export async function startVertexFake(opts: VertexFakeOptions = {}): Promise<Ver
       GOOGLE_APPLICATION_CREDENTIALS: key.path,
       VERTEX_API_URL: api.url,
       VERTEX_STORAGE_URL: storage.url,
+      OUTBOUND_ALLOW_HOSTS: allowed.env,
     },
     models: { text: 'veo-3.1-generate-001', image: 'veo-3.1-fast-generate-001' },
     createAdapter: (adapterOpts = {}) =>
@@ -71,6 +74,7 @@ export async function startVertexFake(opts: VertexFakeOptions = {}): Promise<Ver
         apiUrl: api.url,
         storageUrl: storage.url,
         keyFile: key.path,
+        outbound: allowed.policy,
         retry: adapterOpts.retry,
         fetchImpl: adapterOpts.fetchImpl,
       }),

@@ -14,6 +14,7 @@ import type {
   VideoProvider,
   WebhookRequest,
 } from '../../../server/domains/video/providers/types.ts';
+import type { OutboundPolicy } from '../../../server/core/outbound.ts';
 import type { RetryPolicy } from '../../../server/domains/video/providers/http.ts';
 import type { VideoProviderName } from '../../../server/domains/video/providers/index.ts';
 
@@ -55,6 +56,8 @@ export interface VideoProviderFake {
    * (FAL_KEY + FAL_QUEUE_URL + FAL_JWKS_URL, ...). Does not include VIDEO_ROUTE_*.
    */
   readonly env: Record<string, string>;
+  /** The fake's servers, for an adapter built directly (OUTBOUND_ALLOW_HOSTS is in `env`). */
+  readonly outbound: OutboundPolicy;
   /** Current model ids this fake serves for our two modes (it answers 404 for unknown ones). */
   readonly models: { text: string; image: string };
   /** The adapter, built as config would build it, pointed at this fake. */

@@ -5,6 +5,7 @@
  * read from there, so adding a provider touches its folder and one line of that list.
  */
 import { VIDEO_SECONDS } from '../../../../shared/video.ts';
+import type { OutboundPolicy } from '../../../core/outbound.ts';
 import type { VideoMode, VideoProvider } from './types.ts';
 
 /** One environment variable a provider reads (all are strings; empty means unset). */
@@ -73,6 +74,10 @@ export type ProviderEnv = Readonly<Record<string, string>>;
 interface ProviderDeps {
   /** DATA_DIR, resolved (the local renderer keeps its jobs under it). */
   readonly dataDir: string;
+  /** OUTBOUND_ALLOW_HOSTS: what the guarded fetcher may reach besides public addresses. */
+  readonly outbound: OutboundPolicy;
+  /** VIDEO_RESULT_MAX_BYTES. */
+  readonly maxResultBytes: number;
 }
 
 /** The part of a descriptor that does not depend on its settings' type. */
@@ -88,6 +93,8 @@ interface DescriptorFacts<Name extends string> {
   isModelId(model: string): boolean;
   /** Variables that must be non-empty when a route names it (start-up names the first missing). */
   readonly requires: readonly string[];
+  /** More that must be set when a route names it and webhooks are on (VIDEO_WEBHOOK_BASE). */
+  readonly requiresForWebhooks?: readonly string[];
   readonly capabilities: ProviderCapabilities;
   /**
    * USD per second of video for a model, or null where no checked figure exists yet (the price
@@ -134,7 +141,7 @@ export function defineProvider<const Name extends string, Settings>(
   spec: ProviderSpec<Name, Settings>,
 ): ProviderDescriptor<Name> {
   const declared = new Set(spec.env.map((v) => v.name));
-  for (const name of spec.requires) {
+  for (const name of [...spec.requires, ...(spec.requiresForWebhooks ?? [])]) {
     if (!declared.has(name))
       throw new Error(`${spec.name} requires ${name} but declares no such variable.`);
   }

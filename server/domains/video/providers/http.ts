@@ -2,6 +2,9 @@
  * HTTP the provider adapters share: JSON calls with a time limit per attempt, retries of 429, 5xx
  * and network failures (exponential backoff with jitter, or the provider's own Retry-After), and
  * the result download that follows redirects by hand so credentials never leave the API's origin.
+ * Every request goes through the guarded fetcher (core/outbound.ts: public addresses only, each
+ * redirect hop checked again) and every body is read with a cap: JSON answers 2 MB (those that
+ * may carry the video inline, the video's cap), downloads VIDEO_RESULT_MAX_BYTES.
  *
  * Submits are not idempotent at any of our providers (no idempotency keys), so a POST is retried
  * only when the provider surely did not act on it: it refused the connection, or answered 429 or
@@ -9,12 +12,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  guardedFetch,
+  MAX_JSON_BYTES,
+  OutboundRefusedError,
+  OutboundTooLargeError,
+  pipeCapped,
+  readCapped,
+  type OutboundPolicy,
+} from '../../../core/outbound.ts';
 import { VideoProviderError, type ProviderErrorKind } from './errors.ts';
 
 export interface RetryPolicy {
@@ -44,10 +53,22 @@ export interface ProviderHttpSettings {
   headersFor(url: URL): Promise<Record<string, string>> | Record<string, string>;
   parseError(status: number, text: string, headers: Headers): ParsedError;
   retry?: RetryPolicy;
+  /** What the guarded fetcher may reach besides public addresses (tests' fakes). */
+  outbound?: OutboundPolicy;
+  /** VIDEO_RESULT_MAX_BYTES: the largest result download (default 200 MB). */
+  maxResultBytes?: number;
+  /** Replaces the guarded fetcher (a test that records calls wraps `guardedFetch`). */
   fetchImpl?: typeof fetch;
 }
 
-const MAX_REDIRECTS = 5;
+/** VIDEO_RESULT_MAX_BYTES when unset. */
+export const DEFAULT_RESULT_MAX_BYTES = 200 * 1024 * 1024;
+
+/** A JSON answer that may hold the video as base64: 4/3 of the video's cap, and room for the rest. */
+export const inlineVideoJsonBytes = (maxResultBytes: number) =>
+  Math.ceil((maxResultBytes * 4) / 3) + MAX_JSON_BYTES;
+
+const MAX_REDIRECTS = 3;
 /** Connection failures that prove the request never reached the provider. */
 const NOT_SENT = new Set([
   'ECONNREFUSED',
@@ -91,7 +112,8 @@ export function durationMs(value: unknown): number | null {
 }
 
 export function createProviderHttp(settings: ProviderHttpSettings) {
-  const fetchImpl = settings.fetchImpl ?? fetch;
+  const fetchImpl = settings.fetchImpl ?? guardedFetch(settings.outbound);
+  const maxResultBytes = settings.maxResultBytes ?? DEFAULT_RESULT_MAX_BYTES;
   const attempts = Math.max(1, Math.floor(settings.retry?.attempts ?? 3));
   const baseDelayMs = Math.max(0, settings.retry?.baseDelayMs ?? 500);
   const maxDelayMs = Math.max(0, settings.retry?.maxDelayMs ?? 10_000);
@@ -136,6 +158,7 @@ export function createProviderHttp(settings: ProviderHttpSettings) {
     signal: AbortSignal | undefined,
     once: (attemptSignal: AbortSignal) => Promise<T>,
     limitMs = timeoutMs,
+    maxAttempts = attempts,
   ): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       signal?.throwIfAborted();
@@ -153,7 +176,7 @@ export function createProviderHttp(settings: ProviderHttpSettings) {
       const wait = error.retryAfterMs ?? backoff(attempt);
       // Out of attempts, or the provider wants a longer pause than we hold a worker for: hand
       // the error to the worker, which reschedules the task (or fails over) instead of blocking.
-      if (attempt >= attempts || wait > maxDelayMs) throw error;
+      if (attempt >= maxAttempts || wait > maxDelayMs) throw error;
       try {
         await sleep(wait, undefined, { signal });
       } catch (err) {
@@ -174,6 +197,15 @@ export function createProviderHttp(settings: ProviderHttpSettings) {
     try {
       return await fetchImpl(url, { ...init, signal });
     } catch (err) {
+      if (err instanceof OutboundRefusedError || errorCode(err) === 'EOUTBOUND_REFUSED') {
+        throw new VideoProviderError(
+          `${label} ${what}: refused ${url.host} (${describeError(err)})`,
+          {
+            kind: 'rejected',
+            cause: err,
+          },
+        );
+      }
       const code = errorCode(err);
       const notSent = code !== undefined && NOT_SENT.has(code);
       return Promise.reject(
@@ -197,46 +229,62 @@ export function createProviderHttp(settings: ProviderHttpSettings) {
       body?: unknown;
       headers?: Record<string, string>;
       idempotent?: boolean;
+      /** The answer's cap (default 2 MB; `inlineVideoJsonBytes` where the video may be inline). */
+      maxBytes?: number;
+      /** One attempt, no retries (a fetch made while a webhook waits for its answer). */
+      once?: boolean;
     },
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
     const target = new URL(url);
     const idempotent = init.idempotent ?? init.method === 'GET';
-    return withRetry(signal, async (attemptSignal) => {
-      const res = await fetchOnce(
-        what,
-        target,
-        {
-          method: init.method,
-          headers: {
-            accept: 'application/json',
-            ...(await settings.headersFor(target)),
-            ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-            ...init.headers,
+    return withRetry(
+      signal,
+      async (attemptSignal) => {
+        const res = await fetchOnce(
+          what,
+          target,
+          {
+            method: init.method,
+            headers: {
+              accept: 'application/json',
+              ...(await settings.headersFor(target)),
+              ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+              ...init.headers,
+            },
+            body: init.body === undefined ? undefined : JSON.stringify(init.body),
           },
-          body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        },
-        attemptSignal,
-        idempotent,
-      );
-      if (!res.ok) throw await errorFromResponse(what, res);
-      const text = await res.text().catch((err: unknown) => {
-        throw new VideoProviderError(`${label} ${what}: the answer was cut short`, {
-          kind: idempotent ? 'unavailable' : 'in_doubt',
-          cause: err,
+          attemptSignal,
+          idempotent,
+        );
+        if (!res.ok) throw await errorFromResponse(what, res);
+        const limit = init.maxBytes ?? MAX_JSON_BYTES;
+        const text = await readCapped(res, limit).then(String, (err: unknown) => {
+          if (err instanceof OutboundTooLargeError) {
+            throw new VideoProviderError(`${label} ${what}: the answer is over ${limit} bytes`, {
+              kind: 'rejected',
+              cause: err,
+            });
+          }
+          throw new VideoProviderError(`${label} ${what}: the answer was cut short`, {
+            kind: idempotent ? 'unavailable' : 'in_doubt',
+            cause: err,
+          });
         });
-      });
-      if (text.trim() === '') return null;
-      try {
-        return JSON.parse(text) as unknown;
-      } catch (err) {
-        throw new VideoProviderError(`${label} ${what}: the answer was not JSON`, {
-          kind: idempotent ? 'unavailable' : 'in_doubt',
-          detail: text.slice(0, 500),
-          cause: err,
-        });
-      }
-    });
+        if (text.trim() === '') return null;
+        try {
+          return JSON.parse(text) as unknown;
+        } catch (err) {
+          throw new VideoProviderError(`${label} ${what}: the answer was not JSON`, {
+            kind: idempotent ? 'unavailable' : 'in_doubt',
+            detail: text.slice(0, 500),
+            cause: err,
+          });
+        }
+      },
+      timeoutMs,
+      init.once ? 1 : attempts,
+    );
   }
 
   /**
@@ -302,10 +350,7 @@ export function createProviderHttp(settings: ProviderHttpSettings) {
     const part = `${destPath}.${randomBytes(6).toString('hex')}.part`;
     try {
       if (!res.body) throw new Error('empty body');
-      await pipeline(
-        Readable.fromWeb(res.body as unknown as NodeReadableStream<Uint8Array>),
-        createWriteStream(part, { flags: 'wx' }),
-      );
+      await pipeCapped(res, createWriteStream(part, { flags: 'wx' }), maxResultBytes);
       if ((await stat(part)).size === 0) throw new Error('empty body');
       await rename(part, destPath);
     } catch (err) {
@@ -314,6 +359,12 @@ export function createProviderHttp(settings: ProviderHttpSettings) {
       if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string') {
         throw err;
       }
+      if (err instanceof OutboundTooLargeError) {
+        throw new VideoProviderError(
+          `${label} ${what}: the video is over VIDEO_RESULT_MAX_BYTES (${maxResultBytes} bytes)`,
+          { kind: 'rejected', cause: err },
+        );
+      }
       throw new VideoProviderError(`${label} ${what} was cut short: ${describeError(err)}`, {
         kind: 'unavailable',
         cause: err,
@@ -321,24 +372,7 @@ export function createProviderHttp(settings: ProviderHttpSettings) {
     }
   }
 
-  return { json, download, withRetry };
+  return { json, download, withRetry, maxResultBytes };
 }
 
 export type ProviderHttp = ReturnType<typeof createProviderHttp>;
-
-/** Writes inline (base64) video bytes to `destPath`, beside it first, then renamed. */
-export async function writeInlineVideo(base64: string, destPath: string): Promise<void> {
-  const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length === 0) {
-    throw new VideoProviderError('the provider returned an empty video', { kind: 'gone' });
-  }
-  await mkdir(dirname(destPath), { recursive: true });
-  const part = `${destPath}.${randomBytes(6).toString('hex')}.part`;
-  try {
-    await writeFile(part, bytes, { flag: 'wx' });
-    await rename(part, destPath);
-  } catch (err) {
-    await rm(part, { force: true });
-    throw err;
-  }
-}

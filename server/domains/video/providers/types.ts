@@ -49,7 +49,10 @@ export type VideoJobState =
 export interface WebhookNotice {
   /** Must equal what `submit` returned (or be found by `matchesJob`). */
   providerRequestId: string;
-  /** The provider's delivery id when it has one (Standard Webhooks `webhook-id`), for logs. */
+  /**
+   * What names this delivery (Standard Webhooks `webhook-id`; fal: request id and signed
+   * timestamp): the route takes each one once.
+   */
   deliveryId?: string;
 }
 

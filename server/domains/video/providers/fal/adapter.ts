@@ -39,7 +39,9 @@ import {
   type CallContext,
   type FalJob,
 } from './wire.ts';
-import { createProviderHttp, writeInlineVideo, type RetryPolicy } from '../http.ts';
+import { createProviderHttp, inlineVideoJsonBytes, type RetryPolicy } from '../http.ts';
+import { writeInlineVideo } from '../inline-video.ts';
+import type { OutboundPolicy } from '../../../../core/outbound.ts';
 import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
 
 export interface FalSettings {
@@ -49,7 +51,13 @@ export interface FalSettings {
   queueUrl?: string;
   /** Where fal publishes its webhook signing keys. */
   jwksUrl?: string;
+  /** FAL_USER_ID: deliveries signed for another fal account are refused (none without it). */
+  userId?: string;
   retry?: RetryPolicy;
+  /** What the guarded fetcher may reach besides public addresses (OUTBOUND_ALLOW_HOSTS). */
+  outbound?: OutboundPolicy;
+  /** VIDEO_RESULT_MAX_BYTES (default 200 MB). */
+  maxResultBytes?: number;
   fetchImpl?: typeof fetch;
   /** Milliseconds since the epoch; for webhook freshness and the key cache. */
   now?: () => number;
@@ -78,6 +86,8 @@ export function createFalProvider(settings: FalSettings): VideoProvider {
         url.origin === queueOrigin ? { authorization: `Key ${settings.key}` } : {},
       parseError: falErrorParser(context),
       retry: settings.retry,
+      outbound: settings.outbound,
+      maxResultBytes: settings.maxResultBytes,
       fetchImpl: settings.fetchImpl,
     });
   const submitHttp = httpFor('submit');
@@ -86,6 +96,7 @@ export function createFalProvider(settings: FalSettings): VideoProvider {
   const verifyWebhook = createWebhookVerifier({
     jwksUrl: settings.jwksUrl || DEFAULT_FAL_JWKS_URL,
     http: queueHttp,
+    userId: settings.userId || undefined,
     now,
   });
 
@@ -103,7 +114,14 @@ export function createFalProvider(settings: FalSettings): VideoProvider {
     signal: AbortSignal | undefined,
   ): Promise<{ answer: unknown } | Extract<VideoJobState, { state: 'failed' }>> {
     try {
-      return { answer: await resultHttp.json(what, job.responseUrl, { method: 'GET' }, signal) };
+      return {
+        answer: await resultHttp.json(
+          what,
+          job.responseUrl,
+          { method: 'GET', maxBytes: inlineVideoJsonBytes(resultHttp.maxResultBytes) },
+          signal,
+        ),
+      };
     } catch (err) {
       if (!(err instanceof VideoProviderError) || err.status === null) throw err;
       if (err.kind === 'content_policy') {
@@ -181,7 +199,8 @@ export function createFalProvider(settings: FalSettings): VideoProvider {
           kind: 'gone',
         });
       }
-      if (video.base64 !== undefined) return writeInlineVideo(video.base64, destPath);
+      if (video.base64 !== undefined)
+        return writeInlineVideo(video.base64, destPath, resultHttp.maxResultBytes);
       await resultHttp.download('video download', video.url ?? '', destPath, signal);
     },
 

@@ -13,6 +13,13 @@ export const fal = defineProvider({
       description: 'fal.ai API key (`key_id:key_secret`), needed by `fal:` routes',
     },
     {
+      name: 'FAL_USER_ID',
+      secret: false,
+      default: '',
+      description:
+        "your fal account's user id (the `x-fal-webhook-user-id` of your webhooks), needed by `fal:` routes when webhooks are on",
+    },
+    {
       name: 'FAL_QUEUE_URL',
       secret: false,
       default: DEFAULT_FAL_QUEUE_URL,
@@ -31,6 +38,7 @@ export const fal = defineProvider({
   // Endpoint ids: owner/app with one or more path parts (`fal-ai/veo3.1/image-to-video`).
   isModelId: (model) => /^[a-z0-9][\w.-]*(\/[\w.-]+)+$/i.test(model),
   requires: ['FAL_KEY'],
+  requiresForWebhooks: ['FAL_USER_ID'],
   // ./wire.ts submitBody: 8 s, 16:9, 720p with audio; the first frame as a data URI.
   capabilities: { ...FIXED_CLIP, cancel: true, webhooks: true },
   priceUsdPerSecond: () => null,
@@ -39,9 +47,11 @@ export const fal = defineProvider({
   describe: (model) => `fal (${model})`,
   settings: (env) => ({
     key: env.FAL_KEY ?? '',
+    userId: env.FAL_USER_ID ?? '',
     queueUrl: trimSlash(env.FAL_QUEUE_URL ?? ''),
     jwksUrl: env.FAL_JWKS_URL ?? '',
   }),
   configured: (s) => s.key !== '',
-  create: async (s) => (await import('./adapter.ts')).createFalProvider(s),
+  create: async (s, { outbound, maxResultBytes }) =>
+    (await import('./adapter.ts')).createFalProvider({ ...s, outbound, maxResultBytes }),
 });

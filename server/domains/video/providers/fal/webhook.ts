@@ -6,7 +6,11 @@
  * JWKS (OKP / Ed25519, `x` base64url) that fal may rotate: cached for at most 24 h, every key
  * tried, and fetched again early when no cached key fits (at most once a minute, so forged
  * webhooks cannot make us hammer fal's key endpoint). Timestamps more than 300 s from our clock
- * are refused, so a captured webhook cannot be replayed later.
+ * are refused, so a captured webhook cannot be replayed later, and the route takes each delivery
+ * (request id and timestamp) once. The signed user id must be our own fal account's
+ * (FAL_USER_ID): another fal customer's webhooks, validly signed by fal, are not ours. A failed
+ * key fetch (one attempt) is remembered for a minute: deliveries meanwhile get 503 and cost no
+ * call (issue 34, finding 4).
  *
  * Node's crypto does Ed25519 itself; no dependency.
  */
@@ -19,6 +23,8 @@ import { parseJson } from './wire.ts';
 const JWKS_MAX_AGE_MS = 24 * 60 * 60_000;
 const JWKS_MIN_REFRESH_MS = 60_000;
 const MAX_SKEW_S = 300;
+/** A failed JWKS fetch is remembered this long: no call to fal meanwhile. */
+const FAILURE_MEMORY_MS = 60_000;
 
 const refuse = (why: string) =>
   new VideoProviderError(`fal webhook refused: ${why}`, { kind: 'rejected' });
@@ -59,14 +65,26 @@ export function createWebhookVerifier(opts: {
   jwksUrl: string;
   http: ProviderHttp;
   now: () => number;
+  /** FAL_USER_ID; without it no delivery is accepted. */
+  userId: string | undefined;
 }): (req: WebhookRequest) => Promise<WebhookNotice> {
   let cache: { keys: KeyObject[]; at: number } | null = null;
   let pending: Promise<KeyObject[]> | null = null;
+  let failedAt: number | null = null;
 
   /** Fetches the JWKS once for any number of webhooks arriving together. */
   function fetchKeys(): Promise<KeyObject[]> {
+    const since = failedAt === null ? Infinity : opts.now() - failedAt;
+    if (!pending && since < FAILURE_MEMORY_MS) {
+      return Promise.reject(
+        new VideoProviderError('fal JWKS: the last fetch failed under a minute ago', {
+          kind: 'unavailable',
+          retryAfterMs: FAILURE_MEMORY_MS - since,
+        }),
+      );
+    }
     pending ??= opts.http
-      .json('JWKS fetch', opts.jwksUrl, { method: 'GET' }, undefined)
+      .json('JWKS fetch', opts.jwksUrl, { method: 'GET', once: true }, undefined)
       .then((answer) => {
         const keys = keysOf(answer);
         if (keys.length === 0) {
@@ -78,6 +96,7 @@ export function createWebhookVerifier(opts: {
         return keys;
       })
       .catch((err: unknown) => {
+        failedAt = opts.now();
         // Whatever went wrong (a 404 included), it is not the sender's fault: not `rejected`,
         // so the route answers 5xx and fal delivers again later.
         if (err instanceof VideoProviderError && !err.retryable) {
@@ -112,6 +131,9 @@ export function createWebhookVerifier(opts: {
       throw refuse(`the timestamp ${timestamp} is more than ${MAX_SKEW_S} s off`);
     }
     if (!/^[0-9a-f]{128}$/i.test(signatureHex)) throw refuse('the signature is not 64 hex bytes');
+    if (!opts.userId) throw refuse('FAL_USER_ID is not set: no delivery can be checked as ours');
+    if (userId !== opts.userId) throw refuse('the delivery is for another fal account');
+    if (requestId.length > 200) throw refuse('the request id is too long');
     const signature = Buffer.from(signatureHex, 'hex');
     const bodyHash = createHash('sha256').update(req.rawBody).digest('hex');
     const message = Buffer.from(`${requestId}\n${userId}\n${timestamp}\n${bodyHash}`, 'utf8');
@@ -130,6 +152,6 @@ export function createWebhookVerifier(opts: {
     if (body.request_id !== requestId) {
       throw refuse('the body names another request than the signed header');
     }
-    return { providerRequestId: requestId };
+    return { providerRequestId: requestId, deliveryId: `${requestId}.${timestamp}` };
   };
 }

@@ -26,10 +26,12 @@
 import { VideoProviderError, type ProviderErrorKind } from '../errors.ts';
 import {
   createProviderHttp,
-  writeInlineVideo,
+  inlineVideoJsonBytes,
   type ProviderHttp,
   type RetryPolicy,
 } from '../http.ts';
+import { writeInlineVideo } from '../inline-video.ts';
+import type { OutboundPolicy } from '../../../../core/outbound.ts';
 import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
 import {
   createInteractionBody,
@@ -43,6 +45,10 @@ export interface GeminiSettings {
   /** Default https://generativelanguage.googleapis.com (tests point it at tests/fakes/gemini/). */
   apiBase?: string;
   retry?: RetryPolicy;
+  /** What the guarded fetcher may reach besides public addresses (OUTBOUND_ALLOW_HOSTS). */
+  outbound?: OutboundPolicy;
+  /** VIDEO_RESULT_MAX_BYTES (default 200 MB). */
+  maxResultBytes?: number;
   fetchImpl?: typeof fetch;
 }
 
@@ -100,6 +106,8 @@ export function createGeminiProvider(settings: GeminiSettings): VideoProvider {
         return missing ? { ...parsed, kind: notFound } : parsed;
       },
       retry: settings.retry,
+      outbound: settings.outbound,
+      maxResultBytes: settings.maxResultBytes,
       fetchImpl: settings.fetchImpl,
     });
   // A 404 on create names the model (unknown, or retired like the Veo preview ids).
@@ -112,7 +120,12 @@ export function createGeminiProvider(settings: GeminiSettings): VideoProvider {
 
   async function getInteraction(what: string, jobId: string, signal: AbortSignal | undefined) {
     const id = checkJobId(what, jobId);
-    const answer = await http.json(what, interactionUrl(id), { method: 'GET' }, signal);
+    const answer = await http.json(
+      what,
+      interactionUrl(id),
+      { method: 'GET', maxBytes: inlineVideoJsonBytes(http.maxResultBytes) },
+      signal,
+    );
     const interaction = parseInteraction(answer);
     if (!interaction) {
       throw new VideoProviderError(`${LABEL} ${what}: the answer was not an interaction.`, {
@@ -163,7 +176,7 @@ export function createGeminiProvider(settings: GeminiSettings): VideoProvider {
           detail,
         });
       }
-      if ('data' in video) return writeInlineVideo(video.data, destPath);
+      if ('data' in video) return writeInlineVideo(video.data, destPath, http.maxResultBytes);
       let uri: string;
       try {
         uri = new URL(video.uri, `${base}/`).href;

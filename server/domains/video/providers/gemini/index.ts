@@ -34,5 +34,6 @@ export const gemini = defineProvider({
     apiBase: trimSlash(env.GEMINI_API_BASE ?? ''),
   }),
   configured: (s) => s.apiKey !== '',
-  create: async (s) => (await import('./adapter.ts')).createGeminiProvider(s),
+  create: async (s, { outbound, maxResultBytes }) =>
+    (await import('./adapter.ts')).createGeminiProvider({ ...s, outbound, maxResultBytes }),
 });

@@ -27,7 +27,10 @@
  */
 import { isProviderError, VideoProviderError } from '../errors.ts';
 import { createProviderHttp, type ParsedError, type RetryPolicy } from '../http.ts';
-import { verifyWebhook, webhookKey } from './webhook.ts';
+import { verifyWebhook, webhookHeaders, webhookKey } from './webhook.ts';
+
+/** A failed fetch of the webhook secret is remembered this long: no call to Replicate meanwhile. */
+const KEY_FAILURE_MEMORY_MS = 60_000;
 import {
   DEFAULT_REPLICATE_API_URL,
   cancelAfter,
@@ -39,6 +42,7 @@ import {
   predictionInput,
   type Prediction,
 } from './wire.ts';
+import type { OutboundPolicy } from '../../../../core/outbound.ts';
 import type { VideoJobInput, VideoProvider } from '../types.ts';
 
 export interface ReplicateSettings {
@@ -52,6 +56,10 @@ export interface ReplicateSettings {
    */
   webhookSecret?: string;
   retry?: RetryPolicy;
+  /** What the guarded fetcher may reach besides public addresses (OUTBOUND_ALLOW_HOSTS). */
+  outbound?: OutboundPolicy;
+  /** VIDEO_RESULT_MAX_BYTES (default 200 MB). */
+  maxResultBytes?: number;
   fetchImpl?: typeof fetch;
   /** Our clock (ms), for Cancel-After and the webhook timestamp window. */
   now?: () => number;
@@ -88,6 +96,8 @@ export function createReplicateProvider(settings: ReplicateSettings): VideoProvi
     headersFor: (url: URL): Record<string, string> =>
       url.origin === apiOrigin ? { authorization: `Bearer ${settings.token}` } : {},
     retry: settings.retry,
+    outbound: settings.outbound,
+    maxResultBytes: settings.maxResultBytes,
     fetchImpl: settings.fetchImpl,
   };
   const http = createProviderHttp({
@@ -132,11 +142,41 @@ export function createReplicateProvider(settings: ReplicateSettings): VideoProvi
     ? Promise.resolve(webhookKey(settings.webhookSecret))
     : undefined;
 
-  /** The webhook key: configured, or fetched on first use and then kept. */
+  let failedAt: number | null = null;
+
+  /**
+   * The webhook key: configured, or fetched on first use and then kept. A failed fetch (one
+   * attempt: a delivery waits for it) is remembered for a minute, during which every delivery is
+   * answered 503 without a call, so forged requests cannot make us hammer Replicate.
+   */
   function webhookSigningKey(): Promise<Buffer> {
     if (signingKey) return signingKey;
+    const since = failedAt === null ? Infinity : now() - failedAt;
+    if (since < KEY_FAILURE_MEMORY_MS) {
+      return Promise.reject(
+        new VideoProviderError(
+          'Replicate webhook secret: the last fetch failed under a minute ago',
+          {
+            kind: 'unavailable',
+            retryAfterMs: KEY_FAILURE_MEMORY_MS - since,
+          },
+        ),
+      );
+    }
     const fetching = http
-      .json('webhook secret', `${apiUrl}/webhooks/default/secret`, { method: 'GET' }, undefined)
+      .json(
+        'webhook secret',
+        `${apiUrl}/webhooks/default/secret`,
+        { method: 'GET', once: true },
+        undefined,
+      )
+      .catch((err: unknown) => {
+        // Whatever failed (our token refused included) is not the sender's fault: 503, not 400.
+        if (err instanceof VideoProviderError && !err.retryable) {
+          throw new VideoProviderError(err.message, { kind: 'unavailable', cause: err });
+        }
+        throw err;
+      })
       .then((answer) => {
         const key = (answer as { key?: unknown } | null)?.key;
         try {
@@ -150,9 +190,12 @@ export function createReplicateProvider(settings: ReplicateSettings): VideoProvi
         }
       });
     signingKey = fetching;
-    // A failed fetch is not kept: the next webhook asks again (Replicate retries deliveries).
+    // A failed fetch is not kept, but remembered: a webhook after the minute asks again
+    // (Replicate retries deliveries).
     fetching.catch(() => {
-      if (signingKey === fetching) signingKey = undefined;
+      if (signingKey !== fetching) return;
+      signingKey = undefined;
+      failedAt = now();
     });
     return fetching;
   }
@@ -243,6 +286,7 @@ export function createReplicateProvider(settings: ReplicateSettings): VideoProvi
     },
 
     async verifyWebhook(req) {
+      webhookHeaders(req, now());
       return verifyWebhook(req, await webhookSigningKey(), now());
     },
   };

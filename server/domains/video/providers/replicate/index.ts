@@ -43,8 +43,10 @@ export const replicate = defineProvider({
     webhookSecret: env.REPLICATE_WEBHOOK_SECRET || null,
   }),
   configured: (s) => s.token !== '',
-  create: async (s) =>
+  create: async (s, { outbound, maxResultBytes }) =>
     (await import('./adapter.ts')).createReplicateProvider({
+      outbound,
+      maxResultBytes,
       token: s.token,
       apiUrl: s.apiUrl,
       ...(s.webhookSecret ? { webhookSecret: s.webhookSecret } : {}),

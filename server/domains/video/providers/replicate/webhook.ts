@@ -41,18 +41,32 @@ function signWebhook(key: Buffer, id: string, timestamp: string, rawBody: Buffer
 }
 
 /**
- * Checks one delivery with `key`; returns what it is about, or throws `rejected` (missing
- * headers, stale or future timestamp, no matching signature, a body that is not a prediction).
+ * The signature headers of a delivery, or `rejected` when one is missing, unreadable or out of
+ * the replay window: checked before the key is fetched, so a request that cannot be a delivery
+ * costs no call to Replicate (issue 34, finding 4).
  */
-export function verifyWebhook(req: WebhookRequest, key: Buffer, nowMs: number): WebhookNotice {
+export function webhookHeaders(req: WebhookRequest, nowMs: number) {
   const id = header(req, 'webhook-id');
   const timestamp = header(req, 'webhook-timestamp');
   const signatures = header(req, 'webhook-signature');
   if (!id || !timestamp || !signatures) throw refuse('missing webhook-id/-timestamp/-signature');
+  if (id.length > 200 || !/^[\w.:-]+$/.test(id)) throw refuse('unreadable webhook-id');
   if (!/^\d{1,12}$/.test(timestamp)) throw refuse('unreadable webhook-timestamp');
   if (Math.abs(nowMs - Number(timestamp) * 1000) > TOLERANCE_MS) {
     throw refuse(`webhook-timestamp ${timestamp} is more than 5 minutes off our clock`);
   }
+  if (!/^v1,[A-Za-z0-9+/=]{40,}( v1,[A-Za-z0-9+/=]{40,})*$/.test(signatures.trim())) {
+    throw refuse('unreadable webhook-signature');
+  }
+  return { id, timestamp, signatures };
+}
+
+/**
+ * Checks one delivery with `key`; returns what it is about, or throws `rejected` (missing
+ * headers, stale or future timestamp, no matching signature, a body that is not a prediction).
+ */
+export function verifyWebhook(req: WebhookRequest, key: Buffer, nowMs: number): WebhookNotice {
+  const { id, timestamp, signatures } = webhookHeaders(req, nowMs);
 
   const expected = Buffer.from(signWebhook(key, id, timestamp, req.rawBody).slice(3), 'base64');
   const matches = signatures.split(' ').some((entry) => {

@@ -32,7 +32,9 @@
  *   `headersFor` again on every redirect hop).
  */
 import { VideoProviderError } from '../errors.ts';
-import { createProviderHttp, writeInlineVideo, type RetryPolicy } from '../http.ts';
+import { createProviderHttp, inlineVideoJsonBytes, type RetryPolicy } from '../http.ts';
+import { writeInlineVideo } from '../inline-video.ts';
+import type { OutboundPolicy } from '../../../../core/outbound.ts';
 import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
 import { createTokenSource } from './auth.ts';
 import {
@@ -61,6 +63,10 @@ export interface VertexSettings {
   keyFile?: string;
   credentials?: Record<string, unknown>;
   retry?: RetryPolicy;
+  /** What the guarded fetcher may reach besides public addresses (OUTBOUND_ALLOW_HOSTS). */
+  outbound?: OutboundPolicy;
+  /** VIDEO_RESULT_MAX_BYTES (default 200 MB). */
+  maxResultBytes?: number;
   fetchImpl?: typeof fetch;
 }
 
@@ -123,6 +129,8 @@ export function createVertexProvider(settings: VertexSettings): VideoProvider {
     headersFor: async (url: URL): Promise<Record<string, string>> =>
       isOurs(url) ? { authorization: `Bearer ${await tokens.token()}` } : {},
     retry: settings.retry,
+    outbound: settings.outbound,
+    maxResultBytes: settings.maxResultBytes,
     fetchImpl: settings.fetchImpl,
   };
   const http = createProviderHttp({
@@ -151,7 +159,12 @@ export function createVertexProvider(settings: VertexSettings): VideoProvider {
     const answer = await http.json(
       what,
       `${apiBase(ref.location)}/v1/${modelPath(ref.project, ref.location, ref.model)}:fetchPredictOperation`,
-      { method: 'POST', body: { operationName: ref.name }, idempotent: true },
+      {
+        method: 'POST',
+        body: { operationName: ref.name },
+        idempotent: true,
+        maxBytes: inlineVideoJsonBytes(http.maxResultBytes),
+      },
       signal,
     );
     const operation = parseOperation(answer);
@@ -206,7 +219,7 @@ export function createVertexProvider(settings: VertexSettings): VideoProvider {
         });
       }
       const { video } = outcome;
-      if ('base64' in video) return writeInlineVideo(video.base64, destPath);
+      if ('base64' in video) return writeInlineVideo(video.base64, destPath, http.maxResultBytes);
 
       const object = parseGcsUri(video.gcsUri);
       if (!object) {

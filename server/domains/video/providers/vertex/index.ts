@@ -65,8 +65,10 @@ export const vertex = defineProvider({
     outputGcsUri: env.VERTEX_OUTPUT_GCS_URI || null,
   }),
   configured: (s) => s.project !== '' && s.keyFile !== null,
-  create: async (s) =>
+  create: async (s, { outbound, maxResultBytes }) =>
     (await import('./adapter.ts')).createVertexProvider({
+      outbound,
+      maxResultBytes,
       project: s.project,
       location: s.location,
       // configured() or the route check made sure it is set.

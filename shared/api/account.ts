@@ -1,0 +1,109 @@
+/**
+ * A customer's own data and the closing of their account (issue 34, finding 10): the shapes the
+ * /account page sends and reads. The schemas are in server/contracts/account.ts.
+ */
+import type { Ok } from './common.ts';
+
+/** DELETE /api/account. `password` confirms an account that signs in with one. */
+export type CloseAccountRequest = {
+  /** The customer pressed the final confirmation (the page sends it only then). */
+  confirm: true;
+  password?: string;
+};
+
+/** The profile part of the export: the account as it is stored. */
+export type AccountExportProfile = {
+  id: string;
+  email: string;
+  name: string | null;
+  picture: string | null;
+  avatar_url: string | null;
+  provider: string;
+  google_linked: boolean;
+  credits: number;
+  email_verified_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** One row of the credits ledger. */
+export type AccountExportLedgerRow = {
+  id: string;
+  amount: number;
+  balance_after: number;
+  source_type: string;
+  source_id: string;
+  description: string;
+  created_at: string;
+};
+
+/** One video task, deleted ones included (without their prompt and media). */
+export type AccountExportTask = {
+  id: string;
+  status: string;
+  model: string;
+  mode: string;
+  prompt: string;
+  result_url: string | null;
+  poster_url: string | null;
+  credits_charged: number;
+  error_message: string | null;
+  created_at: string;
+  completed_at: string | null;
+  deleted_at: string | null;
+};
+
+/** A checkout (a pack bought, or a subscription's first payment). */
+export type AccountExportCheckout = {
+  id: string;
+  provider: string;
+  kind: string;
+  item_id: string;
+  billing_cycle: string | null;
+  amount_cents: number;
+  currency: string;
+  credits: number;
+  status: string;
+  credits_refunded: number;
+  created_at: string;
+  completed_at: string | null;
+};
+
+export type AccountExportSubscription = {
+  id: string;
+  provider: string;
+  plan_id: string;
+  billing_cycle: string;
+  status: string;
+  current_period_start: string;
+  current_period_end: string;
+  cancel_at_period_end: boolean;
+  canceled_at: string | null;
+  created_at: string;
+};
+
+/** A paid subscription invoice (renewals). */
+export type AccountExportInvoice = {
+  invoice_id: string;
+  subscription_id: string;
+  amount_cents: number;
+  period_start: string;
+  credits_granted: number;
+  refunded_cents: number;
+  created_at: string;
+};
+
+/** GET /api/account/export: everything we keep about the customer, oldest rows first. */
+export type AccountExport = {
+  exported_at: string;
+  profile: AccountExportProfile;
+  ledger: AccountExportLedgerRow[];
+  tasks: AccountExportTask[];
+  payments: {
+    checkouts: AccountExportCheckout[];
+    subscriptions: AccountExportSubscription[];
+    invoices: AccountExportInvoice[];
+  };
+};
+
+export type AccountExportResponse = Ok<AccountExport>;

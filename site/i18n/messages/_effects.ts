@@ -1,0 +1,27 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+export { effects_card_guide } from './effects_card_guide.ts';
+export { effects_card_try } from './effects_card_try.ts';
+export { effects_category_all } from './effects_category_all.ts';
+export { effects_category_appearance } from './effects_category_appearance.ts';
+export { effects_category_emotions } from './effects_category_emotions.ts';
+export { effects_category_entertainment } from './effects_category_entertainment.ts';
+export { effects_category_hero_villain } from './effects_category_hero_villain.ts';
+export { effects_category_horror_fantasy } from './effects_category_horror_fantasy.ts';
+export { effects_category_interaction } from './effects_category_interaction.ts';
+export { effects_category_others } from './effects_category_others.ts';
+export { effects_category_xmas } from './effects_category_xmas.ts';
+export { effects_eyebrow } from './effects_eyebrow.ts';
+export { effects_filter_label } from './effects_filter_label.ts';
+export { effects_landing_breadcrumb } from './effects_landing_breadcrumb.ts';
+export { effects_landing_crumb_effects } from './effects_landing_crumb_effects.ts';
+export { effects_landing_crumb_home } from './effects_landing_crumb_home.ts';
+export { effects_landing_samples_heading } from './effects_landing_samples_heading.ts';
+export { effects_landing_try } from './effects_landing_try.ts';
+export { effects_landing_video_name } from './effects_landing_video_name.ts';
+export { effects_landing_watch } from './effects_landing_watch.ts';
+export { effects_list_heading } from './effects_list_heading.ts';
+export { effects_meta_title } from './effects_meta_title.ts';
+export { effects_sample_prompt_label } from './effects_sample_prompt_label.ts';
+export { effects_sample_use_prompt } from './effects_sample_use_prompt.ts';
+export { effects_sample_use_prompt_for } from './effects_sample_use_prompt_for.ts';
+export { effects_steps_heading } from './effects_steps_heading.ts';

@@ -1,0 +1,23 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+export { login_email } from './login_email.ts';
+export { login_failed } from './login_failed.ts';
+export { login_google_failed } from './login_google_failed.ts';
+export { login_lead } from './login_lead.ts';
+export { login_legal_after } from './login_legal_after.ts';
+export { login_legal_and } from './login_legal_and.ts';
+export { login_legal_before } from './login_legal_before.ts';
+export { login_legal_privacy } from './login_legal_privacy.ts';
+export { login_legal_terms } from './login_legal_terms.ts';
+export { login_loading_options } from './login_loading_options.ts';
+export { login_local_note } from './login_local_note.ts';
+export { login_local_note_title } from './login_local_note_title.ts';
+export { login_name } from './login_name.ts';
+export { login_no_method } from './login_no_method.ts';
+export { login_or } from './login_or.ts';
+export { login_page_description } from './login_page_description.ts';
+export { login_page_title } from './login_page_title.ts';
+export { login_signing_in } from './login_signing_in.ts';
+export { login_submit } from './login_submit.ts';
+export { login_title } from './login_title.ts';
+export { login_try_again } from './login_try_again.ts';
+export { login_unavailable } from './login_unavailable.ts';

@@ -1,0 +1,5 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Delete */
+export const history_delete = (locale: Locale): string => (locale === 'zh-CN' ? '删除' : 'Delete');
