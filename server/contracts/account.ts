@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { PASSWORD_MAX_LENGTH } from '../../shared/auth.ts';
 import type * as api from '../../shared/api/account.ts';
 import { Nullable, Ok, schemaFor } from './common.ts';
+import { CreditTransaction } from './credits.ts';
 
 /** `confirm` must be sent: a body without it (an empty or stray request) closes nothing. */
 export const CloseAccountBody = schemaFor<api.CloseAccountRequest>()(
@@ -31,18 +32,6 @@ const AccountExportProfile = schemaFor<api.AccountExportProfile>()(
     email_verified_at: Nullable(Type.String()),
     created_at: Type.String(),
     updated_at: Type.String(),
-  }),
-);
-
-const AccountExportLedgerRow = schemaFor<api.AccountExportLedgerRow>()(
-  Type.Object({
-    id: Type.String(),
-    amount: Type.Integer(),
-    balance_after: Type.Integer(),
-    source_type: Type.String(),
-    source_id: Type.String(),
-    description: Type.String(),
-    created_at: Type.String(),
   }),
 );
 
@@ -111,7 +100,7 @@ const AccountExport = schemaFor<api.AccountExport>()(
   Type.Object({
     exported_at: Type.String(),
     profile: AccountExportProfile,
-    ledger: Type.Array(AccountExportLedgerRow),
+    ledger: Type.Array(CreditTransaction),
     tasks: Type.Array(AccountExportTask),
     payments: Type.Object({
       checkouts: Type.Array(AccountExportCheckout),

@@ -3,6 +3,7 @@
  * /account page sends and reads. The schemas are in server/contracts/account.ts.
  */
 import type { Ok } from './common.ts';
+import type { CreditTransaction } from './credits.ts';
 
 /** DELETE /api/account. `password` confirms an account that signs in with one. */
 export type CloseAccountRequest = {
@@ -24,17 +25,6 @@ export type AccountExportProfile = {
   email_verified_at: string | null;
   created_at: string;
   updated_at: string;
-};
-
-/** One row of the credits ledger. */
-export type AccountExportLedgerRow = {
-  id: string;
-  amount: number;
-  balance_after: number;
-  source_type: string;
-  source_id: string;
-  description: string;
-  created_at: string;
 };
 
 /** One video task, deleted ones included (without their prompt and media). */
@@ -97,7 +87,8 @@ export type AccountExportInvoice = {
 export type AccountExport = {
   exported_at: string;
   profile: AccountExportProfile;
-  ledger: AccountExportLedgerRow[];
+  /** Every ledger row, oldest first. */
+  ledger: CreditTransaction[];
   tasks: AccountExportTask[];
   payments: {
     checkouts: AccountExportCheckout[];

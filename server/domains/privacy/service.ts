@@ -17,6 +17,7 @@ import type { BillingService } from '../billing/service.ts';
 import { deleteUserVideos } from '../video/service.ts';
 import { answerText, msg } from '../../core/api-messages.ts';
 import * as repo from './repository.ts';
+import { toApiTransaction } from '../credits/service.ts';
 
 interface Logger {
   info(obj: object, msg?: string): void;
@@ -123,15 +124,7 @@ export function createPrivacyService(deps: {
           created_at: user.createdAt.toISOString(),
           updated_at: user.updatedAt.toISOString(),
         },
-        ledger: ledger.map((row) => ({
-          id: row.id,
-          amount: row.amount,
-          balance_after: row.balanceAfter,
-          source_type: row.sourceType,
-          source_id: row.sourceId,
-          description: row.description,
-          created_at: row.createdAt.toISOString(),
-        })),
+        ledger: ledger.map(toApiTransaction),
         tasks: tasks.map((row) => ({
           id: row.id,
           status: row.status,
