@@ -22,9 +22,12 @@ const HOME_BUDGET_KB = 75;
 const PAGE_BUDGETS_KB: Record<string, number> = {
   '/': HOME_BUDGET_KB,
   // Pages with React islands (about 67 KB of it is React itself).
-  [GENERATOR_PATH]: 100,
+  // Issue 34 added 0.2 KB to the generator (the message indexes, compile-messages.ts) and the
+  // Delete dialog to history.
+  [GENERATOR_PATH]: 105,
   '/pricing': 105,
-  '/video-history': 95,
+  '/video-history': 100,
+  '/account': 95,
   '/login': 95,
   '/verify-email': 90,
   '/reset-password': 90,

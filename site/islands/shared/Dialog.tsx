@@ -69,7 +69,10 @@ export default function Dialog({
     if (!dialog) return;
     // The browser may still close it (e.g. a second Escape); keep our state the source of truth.
     const onNativeClose = () => {
-      if (!open) return;
+      // A `close` event is queued, not dispatched at once: one from an earlier close may arrive
+      // after the dialog was opened again (Escape, then Enter on its opener, on a busy page).
+      // The dialog is open then, and that late event must not close it.
+      if (!open || dialog.open) return;
       if (busyRef.current) dialog.showModal();
       else onCloseRef.current();
     };
