@@ -33,18 +33,26 @@ function whileOpen(menu: HTMLElement): () => void {
 /** Wire the menu (a `popover` element) and the bar's button that opens it. */
 export function bindMobileMenu(menu: HTMLElement, openButton: HTMLElement | null): void {
   let undo: (() => void) | null = null;
-  const onToggle = () => {
-    const open = menu.matches(':popover-open');
-    if (open && !undo) undo = whileOpen(menu);
-    if (open || !undo) return;
+  const release = () => {
+    if (!undo) return;
     undo();
     undo = null;
-    // Focus was inside the menu, which is gone: give it back to the button that opened it.
+    // Focus was inside the menu, which is going: give it back to the button that opened it.
     if (document.activeElement === document.body || menu.contains(document.activeElement)) {
       openButton?.focus();
     }
   };
+  const onToggle = () => {
+    const open = menu.matches(':popover-open');
+    if (open && !undo) undo = whileOpen(menu);
+    if (!open) release();
+  };
   menu.addEventListener('toggle', onToggle);
+  // `toggle` is queued: a page could be told the menu is closed (it is hidden, focus is back)
+  // and still not scroll for a moment. `beforetoggle` runs as it closes.
+  menu.addEventListener('beforetoggle', (event) => {
+    if ((event as ToggleEvent).newState === 'closed') release();
+  });
   // A link in the menu may lead to this very page: close the menu as the visitor goes.
   menu.addEventListener('click', (event) => {
     if ((event.target as Element).closest('a[href]')) menu.hidePopover();
