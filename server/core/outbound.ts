@@ -190,9 +190,9 @@ export async function readCapped(res: Response, maxBytes: number): Promise<Buffe
 /** Streams an answer's body into `to`, stopping with OutboundTooLargeError past `maxBytes`. */
 export async function pipeCapped(res: Response, to: Writable, maxBytes: number): Promise<void> {
   const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (declared > maxBytes || !res.body) {
-    await res.body?.cancel();
-    if (!res.body) throw new Error('empty body');
+  if (!res.body) throw new Error('empty body');
+  if (declared > maxBytes) {
+    await res.body.cancel();
     throw new OutboundTooLargeError(maxBytes);
   }
   let size = 0;

@@ -7,21 +7,16 @@
  * access-log line, the timing; and what it must not answer still goes to Fastify.
  */
 import http from 'node:http';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import {
-  listFiles,
-  siteDirs,
-  switchCurrent,
-  writeManifest,
-} from '../../server/domains/site-build/release.ts';
 import { PRODUCTION_ENV, testConfig } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogEntries } from '../helpers/logs.ts';
+import { writeLiveRelease } from '../helpers/site-release.ts';
 
 const page = `<!doctype html><title>Home</title>${'<p>Make an 8-second video with sound.</p>'.repeat(80)}`;
 const script = `export const hello = (name) => "Hello, " + name;\n${'// padding\n'.repeat(300)}`;
@@ -62,21 +57,11 @@ describe.each([
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'front-door-'));
-    const dir = path.join(siteDirs(dataDir).releases, 'r1');
-    const files = { 'index.html': page, '404.html': page, '_astro/app.abc.js': script };
-    for (const [file, content] of Object.entries(files)) {
-      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await writeFile(path.join(dir, file), content);
-    }
-    await writeManifest(dir, {
-      id: 'r1',
-      builtAt: new Date().toISOString(),
-      sourceHash: 'test',
-      durationMs: 0,
-      files: await listFiles(dir),
-      inlineScriptHashes: ['sha256-abc='],
-    });
-    await switchCurrent(dataDir, 'r1');
+    await writeLiveRelease(
+      dataDir,
+      { 'index.html': page, '404.html': page, '_astro/app.abc.js': script },
+      { inlineScriptHashes: ['sha256-abc='] },
+    );
     database = await createTestDatabase('pglite');
     const config = testConfig(dataDir, { ...env, SERVE_SITE: 'true', LOG_LEVEL: 'info' });
     app = await buildApp(config, { database, scheduler: false, logStream: stream });

@@ -27,6 +27,21 @@ export async function serveRelease(
   manifest: Partial<ReleaseManifest> = {},
 ): Promise<FastifyInstance> {
   const dataDir = await mkdtemp(path.join(tmpdir(), prefix));
+  await writeLiveRelease(dataDir, files, manifest);
+  const release: LiveRelease = { files: new Set(), inlineScriptHashes: [], id: null };
+  await loadLiveRelease(dataDir, release);
+  const app = Fastify();
+  await app.register(staticSitePlugin, { dataDir, release });
+  await app.ready();
+  return app;
+}
+
+/** Writes `files` (path in the release → content) as the live release `r1` of `dataDir`. */
+export async function writeLiveRelease(
+  dataDir: string,
+  files: Record<string, string | Buffer>,
+  manifest: Partial<ReleaseManifest> = {},
+): Promise<void> {
   const dir = path.join(siteDirs(dataDir).releases, 'r1');
   for (const [file, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
@@ -42,10 +57,4 @@ export async function serveRelease(
     ...manifest,
   });
   await switchCurrent(dataDir, 'r1');
-  const release: LiveRelease = { files: new Set(), inlineScriptHashes: [], id: null };
-  await loadLiveRelease(dataDir, release);
-  const app = Fastify();
-  await app.register(staticSitePlugin, { dataDir, release });
-  await app.ready();
-  return app;
 }

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { formatLogMessage, LineBatch, prettyStream } from '../../server/core/log.ts';
 
@@ -66,8 +66,7 @@ describe('log format', () => {
 
     const timed = new LineBatch(destination, 20);
     timed.write(line);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(writes.at(-1)).toBe(line);
+    await vi.waitFor(() => expect(writes.at(-1)).toBe(line), { timeout: 2000, interval: 5 });
     timed.stop();
   });
 });

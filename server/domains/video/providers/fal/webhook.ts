@@ -18,13 +18,12 @@ import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto
 import { VideoProviderError } from '../errors.ts';
 import type { ProviderHttp } from '../http.ts';
 import type { WebhookNotice, WebhookRequest } from '../types.ts';
+import { keyFailureMemory } from '../key-failures.ts';
 import { parseJson } from './wire.ts';
 
 const JWKS_MAX_AGE_MS = 24 * 60 * 60_000;
 const JWKS_MIN_REFRESH_MS = 60_000;
 const MAX_SKEW_S = 300;
-/** A failed JWKS fetch is remembered this long: no call to fal meanwhile. */
-const FAILURE_MEMORY_MS = 60_000;
 
 const refuse = (why: string) =>
   new VideoProviderError(`fal webhook refused: ${why}`, { kind: 'rejected' });
@@ -70,19 +69,12 @@ export function createWebhookVerifier(opts: {
 }): (req: WebhookRequest) => Promise<WebhookNotice> {
   let cache: { keys: KeyObject[]; at: number } | null = null;
   let pending: Promise<KeyObject[]> | null = null;
-  let failedAt: number | null = null;
+  const failures = keyFailureMemory('fal JWKS', opts.now);
 
   /** Fetches the JWKS once for any number of webhooks arriving together. */
   function fetchKeys(): Promise<KeyObject[]> {
-    const since = failedAt === null ? Infinity : opts.now() - failedAt;
-    if (!pending && since < FAILURE_MEMORY_MS) {
-      return Promise.reject(
-        new VideoProviderError('fal JWKS: the last fetch failed under a minute ago', {
-          kind: 'unavailable',
-          retryAfterMs: FAILURE_MEMORY_MS - since,
-        }),
-      );
-    }
+    const refusal = pending ? null : failures.refusal();
+    if (refusal) return Promise.reject(refusal);
     pending ??= opts.http
       .json('JWKS fetch', opts.jwksUrl, { method: 'GET', once: true }, undefined)
       .then((answer) => {
@@ -96,7 +88,7 @@ export function createWebhookVerifier(opts: {
         return keys;
       })
       .catch((err: unknown) => {
-        failedAt = opts.now();
+        failures.failed();
         // Whatever went wrong (a 404 included), it is not the sender's fault: not `rejected`,
         // so the route answers 5xx and fal delivers again later.
         if (err instanceof VideoProviderError && !err.retryable) {

@@ -27,10 +27,8 @@
  */
 import { isProviderError, VideoProviderError } from '../errors.ts';
 import { createProviderHttp, type ParsedError, type RetryPolicy } from '../http.ts';
+import { keyFailureMemory } from '../key-failures.ts';
 import { verifyWebhook, webhookHeaders, webhookKey } from './webhook.ts';
-
-/** A failed fetch of the webhook secret is remembered this long: no call to Replicate meanwhile. */
-const KEY_FAILURE_MEMORY_MS = 60_000;
 import {
   DEFAULT_REPLICATE_API_URL,
   cancelAfter,
@@ -142,7 +140,7 @@ export function createReplicateProvider(settings: ReplicateSettings): VideoProvi
     ? Promise.resolve(webhookKey(settings.webhookSecret))
     : undefined;
 
-  let failedAt: number | null = null;
+  const failures = keyFailureMemory('Replicate webhook secret', now);
 
   /**
    * The webhook key: configured, or fetched on first use and then kept. A failed fetch (one
@@ -151,18 +149,8 @@ export function createReplicateProvider(settings: ReplicateSettings): VideoProvi
    */
   function webhookSigningKey(): Promise<Buffer> {
     if (signingKey) return signingKey;
-    const since = failedAt === null ? Infinity : now() - failedAt;
-    if (since < KEY_FAILURE_MEMORY_MS) {
-      return Promise.reject(
-        new VideoProviderError(
-          'Replicate webhook secret: the last fetch failed under a minute ago',
-          {
-            kind: 'unavailable',
-            retryAfterMs: KEY_FAILURE_MEMORY_MS - since,
-          },
-        ),
-      );
-    }
+    const refusal = failures.refusal();
+    if (refusal) return Promise.reject(refusal);
     const fetching = http
       .json(
         'webhook secret',
@@ -195,7 +183,7 @@ export function createReplicateProvider(settings: ReplicateSettings): VideoProvi
     fetching.catch(() => {
       if (signingKey !== fetching) return;
       signingKey = undefined;
-      failedAt = now();
+      failures.failed();
     });
     return fetching;
   }
