@@ -5,9 +5,13 @@
  */
 import site from '../content/site.json' with { type: 'json' };
 import { MEGABYTE } from './images.ts';
+import { PRICE_TABLE } from './video-options.ts';
 
-/** Credits one video costs, in both modes (spec 9). */
-export const VIDEO_COST = 17;
+/**
+ * Credits one video costs with no option chosen, in both modes (spec 9: 17): the price table's
+ * `video` (content/video-pricing.json), so the pricing copy and the charge never disagree.
+ */
+export const VIDEO_COST: number = PRICE_TABLE.video;
 /** Length of every clip, with audio (spec 9). */
 export const VIDEO_SECONDS = 8;
 

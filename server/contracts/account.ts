@@ -2,6 +2,7 @@
  * Schemas of the account's own data and its closing (issue 34, finding 10). The types the site
  * reads are in shared/api/account.ts.
  */
+import { VideoOptionsData } from './video.ts';
 import { Type } from 'typebox';
 import { PASSWORD_MAX_LENGTH } from '../../shared/auth.ts';
 import type * as api from '../../shared/api/account.ts';
@@ -45,6 +46,8 @@ const AccountExportTask = schemaFor<api.AccountExportTask>()(
     result_url: Nullable(Type.String()),
     poster_url: Nullable(Type.String()),
     credits_charged: Type.Integer(),
+    options: VideoOptionsData,
+    source_task_id: Nullable(Type.String()),
     error_message: Nullable(Type.String()),
     created_at: Type.String(),
     completed_at: Nullable(Type.String()),

@@ -5,6 +5,7 @@
  * `status` needs an admin session (`Authorization: Bearer <admin token>`); the dashboard keeps that
  * token in `sessionStorage['adminToken']`, apart from the user's `authToken`.
  */
+import { VideoOptionsData } from './video.ts';
 import { Type, type Static } from 'typebox';
 import { ADJUST_REASON_MAX, ADJUST_REASON_MIN, CREDIT_ADJUST_LIMIT } from '../../shared/admin.ts';
 import { BILLING_CYCLES } from '../../shared/billing.ts';
@@ -110,6 +111,9 @@ export const AdminTask = schemaFor<api.AdminTask>()(
     provider_finished_at: Nullable(Type.String()),
     /** What the provider reported the job cost, in US dollars. */
     provider_cost_usd: Nullable(Type.Number()),
+    options: VideoOptionsData,
+    source_task_id: Nullable(Type.String()),
+    duration_seconds: Type.Integer(),
     /** The provider's raw error text (admin only, never shown to customers). */
     provider_error: Nullable(Type.String()),
     /** Why the task failed, as the worker classed it (e.g. content_policy, timeout). */

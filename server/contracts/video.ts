@@ -5,6 +5,13 @@
  */
 import { Type, type Static } from 'typebox';
 import { HISTORY_PAGE_SIZE, TASK_STATUSES } from '../../shared/video.ts';
+import {
+  ASPECT_RATIOS,
+  MAX_REFERENCE_IMAGES,
+  MAX_SEED,
+  RESOLUTIONS,
+  TIERS,
+} from '../../shared/video-options.ts';
 import type * as api from '../../shared/api/video.ts';
 import { KeysetFields, LiteralUnion, Ok, schemaFor } from './common.ts';
 
@@ -20,8 +27,49 @@ export const GenerateResponse = schemaFor<api.GenerateResponse>()(
 );
 export type GenerateResponse = api.GenerateResponse;
 
+/** The options a task was made with (issue 35), as the API spells them. */
+export const VideoOptionsData = schemaFor<api.VideoOptionsData>()(
+  Type.Object({
+    aspect_ratio: LiteralUnion(ASPECT_RATIOS),
+    resolution: LiteralUnion(RESOLUTIONS),
+    tier: LiteralUnion(TIERS),
+    negative_prompt: Type.Union([Type.String(), Type.Null()]),
+    seed: Type.Union([Type.Integer({ minimum: 0, maximum: MAX_SEED }), Type.Null()]),
+    last_frame: Type.Boolean(),
+    reference_images: Type.Integer({ minimum: 0, maximum: MAX_REFERENCE_IMAGES }),
+  }),
+);
+
+const TaskOptionFields = {
+  options: VideoOptionsData,
+  source_task_id: Type.Union([Type.String(), Type.Null()]),
+  duration_seconds: Type.Integer(),
+  credits_charged: Type.Integer(),
+};
+
+/** `GET /api/video/quote`: the fields of a generate request, files as `last_frame` and a count. */
+export const QuoteQuery = Type.Object(
+  {
+    model: Type.Optional(Type.String({ maxLength: 100 })),
+    aspect_ratio: Type.Optional(Type.String({ maxLength: 20 })),
+    resolution: Type.Optional(Type.String({ maxLength: 20 })),
+    tier: Type.Optional(Type.String({ maxLength: 20 })),
+    negative_prompt: Type.Optional(Type.String({ maxLength: 2000 })),
+    seed: Type.Optional(Type.String({ maxLength: 20 })),
+    last_frame: Type.Optional(Type.String({ maxLength: 10 })),
+    reference_images: Type.Optional(Type.String({ maxLength: 10 })),
+    extend_task_id: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const QuoteResponse = schemaFor<api.QuoteResponse>()(
+  Ok(Type.Object({ credits: Type.Integer({ minimum: 1 }), options: VideoOptionsData })),
+);
+
 export const TaskStatusData = schemaFor<api.TaskStatusData>()(
   Type.Object({
+    ...TaskOptionFields,
     id: Type.String(),
     status: TaskStatus,
     status_message: Type.Union([Type.String(), Type.Null()]),
@@ -42,6 +90,7 @@ export type TaskStatusResponse = api.TaskStatusResponse;
 
 export const HistoryItem = schemaFor<api.HistoryItem>()(
   Type.Object({
+    ...TaskOptionFields,
     id: Type.String(),
     prompt: Type.String(),
     model: Type.String(),

@@ -240,6 +240,18 @@ export interface ApiMessageParams<Value> {
   'video.too_many_parts': NoParams;
   'video.started': NoParams;
   'video.cursor_with_page': NoParams;
+  'video.extend_conflict': { option: Value };
+  'video.extend_shape_conflict': { option: Value; value: Value };
+  'video.extend_source_not_found': NoParams;
+  'video.extend_source_not_ready': NoParams;
+  'video.extend_too_long': { seconds: Value; max: Value };
+  'video.negative_prompt_too_long': { max: Value };
+  'video.option_invalid': { option: Value; value: Value; allowed: Value };
+  'video.option_needs_mode': { option: Value; mode: Value };
+  'video.option_unsupported': { option: Value; value: Value };
+  'video.quote_ok': { credits: Value };
+  'video.seed_invalid': { max: Value };
+  'video.too_many_reference_images': { max: Value };
   'common.ok': NoParams;
   'task.queued': NoParams;
   'task.queued_at': { position: Value };

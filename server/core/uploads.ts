@@ -11,7 +11,8 @@ import { AppError, badRequest, knownClientError } from './errors.ts';
 import { msg } from './api-messages.ts';
 
 /**
- * One file per request at most (a video's image, a blog image), 10 MB, a few small fields.
+ * One file per request unless the scope allows more (a video's images), 10 MB each, a few small
+ * fields.
  *
  * Register it in the scope of the routes that read a form, not the app: @fastify/multipart adds
  * an onRequest hook (a listener on every answer) and an onResponse hook (a clean-up of saved
@@ -19,11 +20,12 @@ import { msg } from './api-messages.ts';
  * body is refused as an unsupported media type (415) before it is read.
  */
 export const multipartPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, opts: { files?: number }) => {
     await app.register(multipart, {
       limits: {
         fileSize: 10 * 1024 * 1024,
-        files: 1,
+        // A video's first frame, end frame or reference images (issue 35) take more than one.
+        files: opts.files ?? 1,
         fields: 10,
         parts: 12,
         fieldSize: 16 * 1024,

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { RouteAttempt } from './video-schema.ts';
+import type { VideoOptions } from '../../shared/video-options.ts';
 import {
   boolean,
   check,
@@ -291,6 +292,15 @@ export const videoTasks = pgTable(
      * stays because the ledger's charge and refund rows name it.
      */
     deletedAt: at('deleted_at'),
+    /**
+     * Issue 35: the creative options (null: the spec's clip, DEFAULT_OPTIONS). A last frame and
+     * reference images are uploads named after the task (media.ts taskUploads).
+     */
+    options: jsonb('options').$type<VideoOptions>(),
+    /** The video this one extends (its task), or null. */
+    sourceTaskId: uuid('source_task_id'),
+    /** Length of the clip asked for: 8 s, or the source's length + 7 for an extension. */
+    durationSeconds: integer('duration_seconds').notNull().default(8),
     ...timestamps,
   },
   (t) => [

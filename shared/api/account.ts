@@ -2,6 +2,7 @@
  * A customer's own data and the closing of their account (issue 34, finding 10): the shapes the
  * /account page sends and reads. The schemas are in server/contracts/account.ts.
  */
+import type { VideoOptionsData } from './video.ts';
 import type { Ok } from './common.ts';
 import type { CreditTransaction } from './credits.ts';
 
@@ -37,6 +38,9 @@ export type AccountExportTask = {
   result_url: string | null;
   poster_url: string | null;
   credits_charged: number;
+  /** The creative options, the negative prompt included (blanked when the video was deleted). */
+  options: VideoOptionsData;
+  source_task_id: string | null;
   error_message: string | null;
   created_at: string;
   completed_at: string | null;

@@ -3,6 +3,7 @@
  * status", 6 Roles, 7 admin calls). The texts, codes and limits are in shared/admin.ts; the
  * schemas in server/contracts/admin.ts.
  */
+import type { VideoOptionsData } from './video.ts';
 import type { BillingCycle } from '../billing.ts';
 import type { Ok } from './common.ts';
 import type { CreditTransaction } from './credits.ts';
@@ -82,6 +83,12 @@ export type AdminTask = {
   provider_finished_at: string | null;
   /** What the provider reported the job cost, in US dollars. */
   provider_cost_usd: number | null;
+  /** The creative options (issue 35); the spec's clip when none was chosen. */
+  options: VideoOptionsData;
+  /** The video this one extends, or null. */
+  source_task_id: string | null;
+  /** Length asked for: 8 s, or the source's + 7 for an extension. */
+  duration_seconds: number;
   /** The provider's raw error text (admin only, never shown to customers). */
   provider_error: string | null;
   /** Why the task failed, as the worker classed it (e.g. content_policy, timeout). */

@@ -4,6 +4,7 @@
  * server/contracts/video.ts.
  */
 import type { TASK_STATUSES } from '../video.ts';
+import type { VideoOptionsData } from '../video-options.ts';
 import type { KeysetPage, Ok } from './common.ts';
 
 /** Where a task stands (spec 3 "Video task"). */
@@ -15,7 +16,24 @@ export type GenerateResponse = {
   message: string;
 };
 
-export type TaskStatusData = {
+/** The options a task was made with, as the API spells them (shared/video-options.ts). */
+export type { VideoOptionsData } from '../video-options.ts';
+
+/** What a task adds about its options, in the status and the history. */
+type TaskOptionFields = {
+  options: VideoOptionsData;
+  /** The video this one extends (its own id), or null. */
+  source_task_id: string | null;
+  /** Length of the clip: 8, or the source's length + 7 for an extension. */
+  duration_seconds: number;
+  /** What the task cost (a failed one is refunded exactly this). */
+  credits_charged: number;
+};
+
+/** `GET /api/video/quote`: what a request with these fields would cost, and its options. */
+export type QuoteResponse = Ok<{ credits: number; options: VideoOptionsData }>;
+
+export type TaskStatusData = TaskOptionFields & {
   id: string;
   status: TaskStatus;
   status_message: string | null;
@@ -32,7 +50,7 @@ export type TaskStatusData = {
 
 export type TaskStatusResponse = Ok<TaskStatusData>;
 
-export type HistoryItem = {
+export type HistoryItem = TaskOptionFields & {
   id: string;
   prompt: string;
   model: string;

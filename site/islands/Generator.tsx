@@ -2,9 +2,13 @@
  * The generator (spec 2 "Generator", 4 "Generation", 5 "Generate"): mode tabs that follow
  * `?type=`, the prompt, the image in image mode, the button area that depends on the user and
  * credits, and the result panel. The fixed settings and cost line arrive as static children.
+ * Issue 35: the Advanced options, priced; a link may fill them in ("Generate again with these
+ * settings") or name a video to extend. With none chosen the form is the spec's.
  * Every text is a message in the page's language (`locale`, messages/generator/).
  */
 import {
+  lazy,
+  Suspense,
   useEffect,
   useId,
   useRef,
@@ -13,14 +17,13 @@ import {
   type ReactNode,
   type SubmitEvent,
 } from 'react';
-import { VIDEO_COST } from '../../shared/video.ts';
 import { localizePath, type Locale } from '../i18n/locales.ts';
 import * as m from '../i18n/messages.ts';
-import * as icons from '../lib/icons/index.ts';
-import { formatCredits, formatNumber } from '../lib/format.ts';
+import { formatNumber } from '../lib/format.ts';
 import { $authReady, $authToken, $user } from '../stores/auth.ts';
-import LoadingScreen from './LoadingScreen.tsx';
 import { $credits } from '../stores/credits.ts';
+import AdvancedDisclosure from './generator/AdvancedDisclosure.tsx';
+import ButtonArea from './generator/ButtonArea.tsx';
 import {
   $generation,
   resetGeneration,
@@ -29,14 +32,26 @@ import {
   syncGenerationUser,
 } from './generator/generation.ts';
 import { validateGeneration, type GeneratorMode } from './generator/generation-rules.ts';
+import { MAX_SEED } from '../../shared/video-options.ts';
+import { VIDEO_SECONDS } from '../../shared/video.ts';
 import ImageUpload, { type ImageChoice } from './generator/ImageUpload.tsx';
 import ModeTabs, { tabId } from './generator/ModeTabs.tsx';
 import { PROMPT_MAX_LENGTH, promptFromSearch } from './generator/prompt-prefill.ts';
 import ResultPanel from './generator/ResultPanel.tsx';
+import { useVideoChoice, withoutExtend } from './generator/use-video-choice.ts';
 import { setUrl, subscribeToUrl } from './shared/url-state.ts';
 import { useHydratedStore } from './shared/use-hydrated-store.ts';
-import Icon from './shared/Icon.tsx';
-import SignInLink from './shared/SignInLink.tsx';
+
+// Shown only with options chosen or a video to extend: loaded then, not up front.
+const ExtendBanner = lazy(() =>
+  import('./generator/ChoiceNotes.tsx').then((module) => ({ default: module.ExtendBanner })),
+);
+const ChosenOptions = lazy(() =>
+  import('./generator/ChoiceNotes.tsx').then((module) => ({ default: module.ChosenOptions })),
+);
+const OptionSettings = lazy(() =>
+  import('./generator/ChoiceNotes.tsx').then((module) => ({ default: module.OptionSettings })),
+);
 
 /** Below this width the result panel sits under the form, so it is scrolled into view. */
 const ONE_COLUMN_QUERY = '(max-width: 899px)';
@@ -57,75 +72,15 @@ function promptFromUrl(): string {
   return promptFromSearch(window.location.search);
 }
 
-/** Switching tabs rewrites `?type=` in place, keeping the other parameters. */
+/**
+ * Switching tabs rewrites `?type=` in place, keeping the other parameters but a video to extend
+ * (an extension is made from a prompt, in text mode).
+ */
 function writeModeToUrl(mode: GeneratorMode): void {
   const url = new URL(window.location.href);
   url.searchParams.set('type', mode);
-  setUrl(url.pathname + url.search + url.hash, 'replace');
-}
-
-// ---------- Pieces ----------
-
-interface ButtonAreaProps {
-  ready: boolean;
-  signedIn: boolean;
-  credits: number;
-  busy: boolean;
-  locale: Locale;
-}
-
-/** Spec 2 "Button area": login line, not-enough-credits line, or the Generate Video button. */
-function ButtonArea({ ready, signedIn, credits, busy, locale }: ButtonAreaProps) {
-  if (!ready) {
-    return <LoadingScreen variant="inline" className="gen-actions__placeholder" locale={locale} />;
-  }
-  if (!signedIn) {
-    return (
-      <p className="gen-credit-hint" data-testid="credit-hint">
-        <span>{m.generator_login_prompt(locale)}</span>
-        <SignInLink className="btn btn-primary" locale={locale}>
-          {m.generator_login(locale)}
-        </SignInLink>
-      </p>
-    );
-  }
-  if (credits < VIDEO_COST) {
-    return (
-      <p className="gen-credit-hint gen-credit-hint--warn" data-testid="credit-hint">
-        <span>
-          {m.generator_not_enough_credits(locale, {
-            have: formatNumber(credits, locale),
-            cost: formatNumber(VIDEO_COST, locale),
-          })}
-        </span>
-        <a className="btn btn-primary" href={localizePath('/pricing', locale)}>
-          {m.generator_buy_credits(locale)}
-        </a>
-      </p>
-    );
-  }
-  return (
-    <div className="gen-actions__ready">
-      <button
-        type="submit"
-        className="btn btn-primary btn-lg btn-block"
-        disabled={busy}
-        aria-busy={busy}
-        data-testid="generate-button"
-      >
-        {busy ? (
-          <span className="spinner spinner-sm" aria-hidden="true" />
-        ) : (
-          <Icon icon={icons.spark} />
-        )}
-        {busy ? m.generator_generating_button(locale) : m.generator_generate_video(locale)}
-      </button>
-      <p className="gen-balance">
-        {m.generator_balance(locale)}
-        <strong>{formatCredits(credits, locale)}</strong>
-      </p>
-    </div>
-  );
+  const href = url.pathname + url.search + url.hash;
+  setUrl(mode === 'image' ? withoutExtend(href) : href, 'replace');
 }
 
 // ---------- The island ----------
@@ -168,6 +123,14 @@ export default function Generator({ children, locale = 'en' }: GeneratorProps) {
   const signedIn = ready && Boolean(token && user);
   const busy = generation.phase === 'submitting' || generation.phase === 'generating';
   const userId = ready ? (signedIn && user ? user.id : null) : undefined;
+  const video = useVideoChoice(mode, signedIn ? user : null, mode === 'image' && image !== null, {
+    keep: (images) => images.forEach((i) => previewUrls.add(i.previewUrl)),
+    drop: (images) =>
+      images.forEach((i) => {
+        URL.revokeObjectURL(i.previewUrl);
+        previewUrls.delete(i.previewUrl);
+      }),
+  });
 
   useEffect(() => {
     return () => {
@@ -210,8 +173,22 @@ export default function Generator({ children, locale = 'en' }: GeneratorProps) {
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const input = { mode, prompt, image: image?.file ?? null };
-    const problem = validateGeneration(input, signedIn ? user : null, credits, locale);
+    const input = {
+      mode,
+      prompt,
+      image: image?.file ?? null,
+      options: video.options,
+      extendTaskId: video.extendTaskId,
+      lastFrame: video.lastFrame?.file ?? null,
+      referenceImages: video.references.map((i) => i.file),
+    };
+    const signedInUser = signedIn ? user : null;
+    // The spec's checks first, in its order; then the seed the Advanced panel already flags.
+    const problem =
+      validateGeneration(input, signedInUser, credits, locale, video.price) ??
+      (video.seedInvalid
+        ? m.generator_seed_invalid(locale, { max: formatNumber(MAX_SEED, locale) })
+        : null);
     if (problem) {
       const field: ErrorField =
         prompt.trim() === '' ? 'prompt' : mode === 'image' && !image ? 'image' : null;
@@ -231,6 +208,21 @@ export default function Generator({ children, locale = 'en' }: GeneratorProps) {
   const onReset = () => {
     resetGeneration();
     promptRef.current?.focus();
+  };
+
+  /** "Generate again with these settings" and "Extend by 7 s" from the result: refill the form. */
+  const applySettings = (href: string) => {
+    setUrl(localizePath(href, locale), 'push');
+    setPrompt(null);
+    changeImage(null);
+    video.clear();
+    resetGeneration();
+    promptRef.current?.focus({ preventScroll: true });
+    promptRef.current?.closest('.gen-form-card')?.scrollIntoView({ block: 'start' });
+  };
+
+  const stopExtending = () => {
+    setUrl(withoutExtend(window.location.href), 'replace');
   };
 
   const promptError = formError?.field === 'prompt';
@@ -253,7 +245,19 @@ export default function Generator({ children, locale = 'en' }: GeneratorProps) {
           onSubmit={onSubmit}
           noValidate
           data-mode={mode}
+          data-options={video.custom || undefined}
         >
+          {video.source && (
+            <Suspense fallback={null}>
+              <ExtendBanner
+                source={video.source}
+                seconds={video.seconds}
+                onCancel={stopExtending}
+                locale={locale}
+              />
+            </Suspense>
+          )}
+
           {mode === 'image' && (
             <ImageUpload
               id={imageId}
@@ -294,7 +298,47 @@ export default function Generator({ children, locale = 'en' }: GeneratorProps) {
             </p>
           </div>
 
+          <AdvancedDisclosure
+            open={video.advancedOpen}
+            onOpenChange={video.setAdvancedOpen}
+            chosen={
+              video.custom ? (
+                <Suspense fallback={null}>
+                  <ChosenOptions options={video.options} locale={locale} />
+                </Suspense>
+              ) : null
+            }
+            idPrefix={idPrefix}
+            mode={mode}
+            choice={video.choice}
+            onChoice={video.setChoice}
+            extending={video.extendTaskId !== null}
+            lastFrame={video.lastFrame}
+            onLastFrame={video.setLastFrame}
+            references={video.references}
+            onReferences={video.setReferences}
+            onReject={(message) => setFormError({ message, field: null })}
+            seedInvalid={video.seedInvalid}
+            locale={locale}
+          />
+
+          {video.missingImages > 0 && (
+            <p className="gen-note" data-testid="images-not-kept">
+              {m.generator_images_not_kept(locale)}
+            </p>
+          )}
+
           {children}
+          {video.custom && (
+            <Suspense fallback={null}>
+              <OptionSettings
+                options={video.options}
+                seconds={video.seconds ?? VIDEO_SECONDS}
+                price={video.price}
+                locale={locale}
+              />
+            </Suspense>
+          )}
 
           <div className="gen-form__alert" role="alert">
             {formError && (
@@ -310,13 +354,27 @@ export default function Generator({ children, locale = 'en' }: GeneratorProps) {
               signedIn={signedIn}
               credits={credits}
               busy={busy}
+              price={video.price}
+              priced={video.custom}
+              quote={video.quote}
               locale={locale}
             />
           </div>
         </form>
       </div>
 
-      <ResultPanel state={generation} onReset={onReset} panelRef={resultRef} locale={locale} />
+      <ResultPanel
+        state={generation}
+        onReset={onReset}
+        onUseSettings={applySettings}
+        knownSource={
+          video.source?.state === 'ready'
+            ? { id: video.source.task.id, prompt: video.source.task.prompt }
+            : null
+        }
+        panelRef={resultRef}
+        locale={locale}
+      />
     </div>
   );
 }

@@ -329,7 +329,13 @@ export default function History({ locale = 'en' }: { locale?: Locale }) {
           {items
             .filter((item) => !deleted.has(item.id))
             .map((item) => (
-              <HistoryCard key={item.id} item={item} onDelete={setDeleting} locale={locale} />
+              <HistoryCard
+                key={item.id}
+                item={item}
+                source={items.find((other) => other.id === item.source_task_id)}
+                onDelete={setDeleting}
+                locale={locale}
+              />
             ))}
         </ul>
         {numbered ? (

@@ -5,6 +5,7 @@
  * refund here by charging through video services priced differently (the service's cost is
  * injectable; the worker's refund reads no price at all).
  */
+import { PRICE_TABLE } from '../../shared/video-options.ts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
@@ -23,14 +24,15 @@ describe.each(databaseKinds)('a refund equals the charge on %s', (kind) => {
   });
   afterAll(() => t.close());
 
+  const LOCAL = { provider: 'local', model: 'local' } as const;
   /** The video service as it would run with a video priced at `videoCost`. */
   const pricedAt = (videoCost: number) =>
     createVideoService({
       db: t.database.db,
       media: createVideoMedia(t.app.mediaStore, t.dataDir),
-      firstProvider: { text: 'fake', image: 'fake' },
+      routes: { text: [LOCAL], image: [LOCAL] },
       deadlineMs: 60_000,
-      videoCost,
+      prices: { ...PRICE_TABLE, video: videoCost },
     });
 
   async function userWith(email: string, credits: number) {

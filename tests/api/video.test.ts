@@ -1,3 +1,4 @@
+import { DEFAULT_OPTIONS } from '../../shared/video-options.ts';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -322,6 +323,7 @@ describe.each(databaseKinds)('video generation on %s', (kind) => {
         prompt: dead!.prompt,
         mode: 'text',
         model: 'test-model',
+        options: DEFAULT_OPTIONS,
         taskId,
         deadlineAt: dead!.deadlineAt,
       });

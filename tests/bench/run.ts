@@ -6,7 +6,8 @@
  *   ceiling, on PGlite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL; and as a
  *   ratio of the same answer replayed by that bare server (what is left once bytes are out).
  * - Money paths: video submit latency at 20 and 100 concurrent users, checkout creation p99.
- * - Local render of one 8 s clip (wall time and ratio to 8 s).
+ * - Local render of one 8 s clip (wall time and ratio to 8 s), and at 9:16 1080p a text clip and
+ *   that clip extended by 7 s (each as render time ÷ clip length).
  * - Site build with 1,000 published posts, and publish-to-live with 1,000 posts.
  * - Video providers: 50 concurrent generations through each production adapter's fake (fal,
  *   Replicate, Vertex AI, Gemini) with injected 429s and failures: tasks per minute per provider
@@ -27,10 +28,10 @@ import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { renderLocalVideo } from '../../server/domains/video/providers/local/renderer.ts';
 import { createSiteBuilder } from '../../server/domains/site-build/service.ts';
 import type { PostsSnapshot } from '../../server/contracts/blog.ts';
 import { lighthouseBench } from './lighthouse.ts';
+import { localRenderBench } from './local-render.ts';
 import { videoProvidersBench } from './video-providers.ts';
 import { scaleOutBench } from './scale-out.ts';
 import { dataScaleBench } from './data-scale.ts';
@@ -479,30 +480,9 @@ await section('api', async () => {
   ceilingProc.child.kill('SIGTERM');
 });
 
-// 2. Local render of one 8 s clip.
+// 2. Local render of one 8 s clip, and 9:16 1080p renders: text, and extended (local-render.ts).
 await section('render', async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'veo3-render-'));
-  const started = performance.now();
-  await renderLocalVideo({
-    prompt: 'A lighthouse beam sweeping over a stormy sea at night',
-    mode: 'text',
-    outputPath: path.join(dir, 'a.mp4'),
-    posterPath: path.join(dir, 'a.jpg'),
-  });
-  const seconds = (performance.now() - started) / 1000;
-  figures.push({
-    name: 'local render of one 8 s clip (wall time)',
-    value: +seconds.toFixed(2),
-    unit: 's',
-  });
-  figures.push({
-    name: 'local render time / clip length',
-    value: +(seconds / 8).toFixed(2),
-    unit: '×',
-    goal: '≤ 0.6',
-    met: seconds / 8 <= 0.6,
-  });
-  await rm(dir, { recursive: true, force: true });
+  figures.push(...(await localRenderBench()).figures);
 });
 
 // 3. Site build with 1,000 published posts (the builder the server uses, on a snapshot file).

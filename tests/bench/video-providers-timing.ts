@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { VideoMedia } from '../../server/domains/video/media.ts';
-import { checkVideo } from '../../server/domains/video/result-check.ts';
+import { checkVideo, type ExpectedVideo } from '../../server/domains/video/result-check.ts';
 import type { VideoProvider } from '../../server/domains/video/providers/types.ts';
 import { sleep } from '../helpers/process.ts';
 
@@ -90,8 +90,8 @@ export function createStepTimer() {
     publish: (file) => timed('publishMs', () => store.publish(file)),
   });
 
-  const checkResult = (file: string, signal?: AbortSignal) =>
-    timed('checkMs', () => checkVideo(file, signal));
+  const checkResult = (file: string, expected: ExpectedVideo, signal?: AbortSignal) =>
+    timed('checkMs', () => checkVideo(file, expected, signal));
 
   /**
    * `slots` loops calling `processNext` (the worker's own loop, timed) until `finished()` says

@@ -23,6 +23,10 @@ export function e2eServerEnv(port: number): Record<string, string> {
     DATA_DIR: e2eDataDir(),
     PUBLIC_SITE_URL: baseURL,
     LOG_LEVEL: 'warn',
+    // Every spec signs in through /api/auth/local from 127.0.0.1: at the default 30 a minute a
+    // fast machine's run is refused sign-ins mid-way (seen: 4 specs failed on a 5-minute CI run).
+    // The limit itself is tested in tests/api.
+    AUTH_RATE_LIMIT_PER_MINUTE: '10000',
     // Only the clips the specs need are rendered (tests/e2e/serve.ts), into a cache of their
     // own, so every other clip is pending whatever a developer's shared cache holds.
     SAMPLE_CLIPS: 'off',

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { queryRows, type Db } from '../../server/core/db.ts';
 import { createVideoMedia } from '../../server/domains/video/media.ts';
 import { createVideoWorker, type WorkerOptions } from '../../server/domains/video/worker.ts';
-import { testVideo } from '../fakes/video/test-video.ts';
+import { testVideo, testVideoFor } from '../fakes/video/test-video.ts';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
 import type {
   VideoJobInput,
@@ -37,8 +37,8 @@ export interface MultipartFile {
   data: Buffer;
 }
 
-/** A multipart/form-data body as browsers send it. */
-export function multipart(fields: Record<string, string>, file?: MultipartFile) {
+/** A multipart/form-data body as browsers send it (files after the fields, in order). */
+export function multipart(fields: Record<string, string>, file?: MultipartFile | MultipartFile[]) {
   const boundary = `----veo3test${randomUUID().replaceAll('-', '')}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
@@ -48,12 +48,12 @@ export function multipart(fields: Record<string, string>, file?: MultipartFile) 
       ),
     );
   }
-  if (file) {
+  for (const f of file === undefined ? [] : [file].flat()) {
     chunks.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${f.name}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`,
       ),
-      file.data,
+      f.data,
       Buffer.from('\r\n'),
     );
   }
@@ -69,7 +69,7 @@ export function requestGeneration(
   app: FastifyInstance,
   token: string | null,
   fields: Record<string, string>,
-  file?: MultipartFile,
+  file?: MultipartFile | MultipartFile[],
   extraHeaders: Record<string, string> = {},
 ) {
   const body = multipart(fields, file);
@@ -122,8 +122,15 @@ export function fakeProvider(
         ? { state: 'failed', kind: 'provider', detail: reason }
         : { state: 'succeeded' };
     },
-    async download(_id, dest) {
-      await writeFile(dest, await testVideo());
+    async download(id, dest) {
+      // The shape and length the job asked for (the worker's result check takes nothing else).
+      const input = jobs.get(id)?.input;
+      await writeFile(
+        dest,
+        input
+          ? await testVideoFor(input.options, input.sourceVideo?.durationSeconds)
+          : await testVideo(),
+      );
     },
     async cancel() {},
     requestIdOf: (id) => id,

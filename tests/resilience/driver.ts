@@ -311,6 +311,14 @@ export async function buy(b: Behaviour, u: SimUser, mustPay = false): Promise<vo
   }
 }
 
+/** Option fields of a generate (issue 35): the spec's clip, and three other prices. */
+const PRICED_OPTIONS: Array<Record<string, string>> = [
+  {},
+  { resolution: '1080p' },
+  { tier: 'fast' },
+  { aspect_ratio: '9:16', seed: '7' },
+];
+
 /** One text-mode video; a real render while the run's budget lasts, else a failing prompt. */
 export async function generate(b: Behaviour, u: SimUser): Promise<void> {
   if (u.credits < VIDEO_COST && b.canBuy !== false) await buy(b, u, true);
@@ -319,6 +327,10 @@ export async function generate(b: Behaviour, u: SimUser): Promise<void> {
   const form = new FormData();
   form.set('prompt', real ? pick(PROMPTS) : `${FAIL_PREFIX} ${pick(PROMPTS)}`);
   form.set('model', TEXT_MODEL);
+  // Failing prompts (no render) carry options too, so tasks cost different prices and the
+  // invariants check each charge and refund against the task's own credits_charged.
+  if (!real)
+    for (const [name, value] of Object.entries(pick(PRICED_OPTIONS))) form.set(name, value);
   const res = await b.client.request(
     u.base,
     'POST /api/video/generate',

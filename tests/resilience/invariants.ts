@@ -6,7 +6,6 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../../server/core/db.ts';
-import { VIDEO_COST } from '../../shared/video.ts';
 import type { SimUser } from './driver.ts';
 
 export interface Check {
@@ -111,14 +110,14 @@ export async function ledgerChecks(db: Db): Promise<Check[]> {
         sql`select v.id, count(t.id)::int as charges, coalesce(sum(t.amount), 0)::int as total
             from video_tasks v
             left join credit_transactions t on t.source_type = 'video_task' and t.source_id = v.id::text
-            group by v.id
-            having count(t.id) <> 1 or coalesce(sum(t.amount), 0) <> ${-VIDEO_COST}
+            group by v.id, v.credits_charged
+            having count(t.id) <> 1 or coalesce(sum(t.amount), 0) <> -v.credits_charged
             union all
             select null, 1, t.amount from credit_transactions t
             where t.source_type = 'video_task'
               and not exists (select 1 from video_tasks v where v.id::text = t.source_id)`,
       ),
-      'one -17 charge per task',
+      'one charge of its price (credits_charged) per task',
     ),
   );
 
@@ -130,11 +129,11 @@ export async function ledgerChecks(db: Db): Promise<Check[]> {
         sql`select v.id, v.status, count(t.id)::int as refunds, coalesce(sum(t.amount), 0)::int as total
             from video_tasks v
             left join credit_transactions t on t.source_type = 'refund' and t.source_id = v.id::text
-            group by v.id, v.status
-            having (v.status = 'failed' and (count(t.id) <> 1 or coalesce(sum(t.amount), 0) <> ${VIDEO_COST}))
+            group by v.id, v.status, v.credits_charged
+            having (v.status = 'failed' and (count(t.id) <> 1 or coalesce(sum(t.amount), 0) <> v.credits_charged))
                 or (v.status <> 'failed' and count(t.id) > 0)`,
       ),
-      'failed: one +17 refund; others: none',
+      'failed: one refund of its charge; others: none',
     ),
   );
 
@@ -163,13 +162,13 @@ export async function ledgerChecks(db: Db): Promise<Check[]> {
         sql`select u.email, u.credits,
               coalesce((select sum(c.credits) from checkout_sessions c
                         where c.user_id = u.id and c.status = 'paid'), 0)::int
-              - ${VIDEO_COST} * (select count(*) from video_tasks v
-                                 where v.user_id = u.id and v.status <> 'failed')::int as expected
+              - (select coalesce(sum(v.credits_charged), 0) from video_tasks v
+                 where v.user_id = u.id and v.status <> 'failed')::int as expected
             from users u
             where u.credits <> coalesce((select sum(c.credits) from checkout_sessions c
                                          where c.user_id = u.id and c.status = 'paid'), 0)
-                  - ${VIDEO_COST} * (select count(*) from video_tasks v
-                                     where v.user_id = u.id and v.status <> 'failed')`,
+                  - (select coalesce(sum(v.credits_charged), 0) from video_tasks v
+                     where v.user_id = u.id and v.status <> 'failed')`,
       ),
       'every user',
     ),

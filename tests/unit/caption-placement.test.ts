@@ -2,45 +2,71 @@
  * The burned-in caption stays visible under the player's controls (issue 20 item 10): a browser
  * draws its video controls over the bottom of the picture (about 48 CSS px; on a 390 px phone
  * that is a fifth of a 16:9 picture's 219 px), so every caption line, box included, lies in the
- * top third of the frame, in both render modes, however many lines the prompt takes.
+ * top third of the frame, in both render modes and every frame (16:9 and 9:16, 720p and 1080p:
+ * issue 35), however many lines the prompt takes, with the negative prompt's line under them.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  imageModeVideoGraph,
-  textModeVideoGraph,
-} from '../../server/domains/video/providers/local/render/video-graph.ts';
-import {
-  HEIGHT,
-  sceneFromPrompt,
-} from '../../server/domains/video/providers/local/render/scene.ts';
+import { renderGraph } from '../../server/domains/video/providers/local/render/compose.ts';
+import { frameOf, type Frame } from '../../server/domains/video/providers/local/render/frame.ts';
+import { sceneFromPrompt } from '../../server/domains/video/providers/local/render/scene.ts';
 
-const FONT_SIZE = 38;
-const BOX_BORDER = 10;
-
-/** Each drawtext's y expression, evaluated with text_h = the font size and h = the frame height. */
-function captionTops(graph: string): number[] {
-  return [...graph.matchAll(/drawtext=[^,;]*?:y=([^:,;[]+)/g)].map((m) => {
-    const expr = m[1]!
+/** Each drawtext's top and bottom (box included), with text_h = its font size. */
+function captionBoxes(graph: string, frame: Frame) {
+  return [
+    ...graph.matchAll(/drawtext=[^;]*?fontsize=(\d+)[^;]*?boxborderw=(\d+)[^;]*?:y=([^:,;[]+)/g),
+  ].map((m) => {
+    const [size, border] = [Number(m[1]), Number(m[2])];
+    const expr = m[3]!
       .replace(/\\/g, '')
-      .replace(/text_h/g, String(FONT_SIZE))
-      .replace(/\bh\b/g, String(HEIGHT));
+      .replace(/text_h/g, String(size))
+      .replace(/\bh\b/g, String(frame.height));
     expect(expr).toMatch(/^[\d+\-*/(). ]+$/);
-    return Function(`return (${expr});`)() as number;
+    const top = Function(`return (${expr});`)() as number;
+    return { top: top - border, bottom: top + size + border, textTop: top, textBottom: top + size };
   });
 }
 
+const frames = [
+  ['16:9 720p', frameOf('16:9', '720p')],
+  ['16:9 1080p', frameOf('16:9', '1080p')],
+  ['9:16 720p', frameOf('9:16', '720p')],
+  ['9:16 1080p', frameOf('9:16', '1080p')],
+] as const;
+
 describe.each([
-  ['text mode', textModeVideoGraph],
-  ['image mode', imageModeVideoGraph],
-] as const)('%s caption', (_mode, graphOf) => {
-  it.each([1, 2])('%i line(s) sit in the top third, clear of the controls', (lines) => {
-    const files = Array.from({ length: lines }, (_, i) => `/tmp/caption-${i}.txt`);
-    const graph = graphOf(sceneFromPrompt('a prompt'), files, '/fonts/DejaVuSans-Bold.ttf');
-    const tops = captionTops(graph);
-    expect(tops).toHaveLength(lines);
-    for (const top of tops) {
-      expect(top - BOX_BORDER).toBeGreaterThanOrEqual(0);
-      expect(top + FONT_SIZE + BOX_BORDER).toBeLessThanOrEqual(HEIGHT / 3);
-    }
-  });
+  ['text mode', { mode: 'text' } as const],
+  ['image mode', { mode: 'image', input: '0:v' } as const],
+])('%s caption', (_mode, picture) => {
+  it.each(
+    frames.flatMap(([name, frame]) =>
+      (frame.height > frame.width ? [1, 2, 3] : [1, 2]).map(
+        (lines) => [name, frame, lines] as const,
+      ),
+    ),
+  )(
+    '%s: %i line(s) and the negative prompt sit in the top third, clear of the controls',
+    (_name, frame, lines) => {
+      const graph = renderGraph({
+        scene: sceneFromPrompt('a prompt'),
+        frame,
+        seconds: 8,
+        picture,
+        captions: {
+          lines: Array.from({ length: lines }, (_, i) => `/tmp/caption-${i}.txt`),
+          negative: '/tmp/negative.txt',
+          fontFile: '/fonts/DejaVuSans-Bold.ttf',
+        },
+      });
+      const boxes = captionBoxes(graph, frame);
+      expect(boxes).toHaveLength(lines + 1);
+      for (const { top, bottom } of boxes) {
+        expect(top).toBeGreaterThanOrEqual(0);
+        expect(bottom).toBeLessThanOrEqual(frame.height / 3);
+      }
+      // No line's text runs into the next.
+      boxes
+        .slice(1)
+        .forEach((box, i) => expect(box.textTop).toBeGreaterThanOrEqual(boxes[i]!.textBottom));
+    },
+  );
 });

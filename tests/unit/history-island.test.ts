@@ -17,6 +17,18 @@ const USER = { id: 'user-ada', email: 'ada@example.com', name: 'Ada', credits: 4
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const item = (id: string): HistoryItem => ({
+  options: {
+    aspect_ratio: '16:9',
+    resolution: '720p',
+    tier: 'standard',
+    negative_prompt: null,
+    seed: null,
+    last_frame: false,
+    reference_images: 0,
+  },
+  source_task_id: null,
+  duration_seconds: 8,
+  credits_charged: 17,
   id,
   prompt: `Video ${id}`,
   model: 'veo3',
@@ -36,7 +48,12 @@ let fetchMock: ReturnType<typeof vi.fn<(input: Request) => Promise<Response>>>;
 let root: Root | null = null;
 let container: HTMLElement;
 
-const requested = () => fetchMock.mock.calls.map(([r]) => new URL(r.url).search);
+/** The history pages asked for (each card also asks the quote whether it can be extended). */
+const requested = () =>
+  fetchMock.mock.calls
+    .map(([r]) => new URL(r.url))
+    .filter((url) => url.pathname === '/api/video/history')
+    .map((url) => url.search);
 
 async function mount(search: string) {
   window.history.replaceState(null, '', `${ORIGIN}/video-history${search}`);
@@ -128,5 +145,51 @@ describe('history pages past the numbered ones', () => {
     expect(container.querySelector('.history-total')?.textContent).toBe('1 video');
     expect(logged).toHaveBeenCalledTimes(1);
     logged.mockRestore();
+  });
+});
+
+describe('"Extend by 7 s" on a card', () => {
+  const answer = (extendable: boolean) => async (request: Request) => {
+    const url = new URL(request.url);
+    if (url.pathname === '/api/video/quote') {
+      return extendable
+        ? new Response(JSON.stringify({ success: true, data: { credits: 15 } }), {
+            headers: { 'content-type': 'application/json' },
+          })
+        : new Response(
+            JSON.stringify({ success: false, code: 'OPTION_UNSUPPORTED', message: 'No' }),
+            { status: 400, headers: { 'content-type': 'application/json' } },
+          );
+    }
+    return ok({ items: [item('a'), item('b')], limit: 10, next_cursor: null, has_more: false });
+  };
+  const extendLinks = () =>
+    [...container.querySelectorAll('a')].filter((a) => a.textContent === 'Extend by 7 s');
+
+  it('is offered when the route can extend a video of its shape, asked once for the page', async () => {
+    fetchMock.mockImplementation(answer(true));
+    await mount('');
+    await settle();
+    expect(extendLinks()).toHaveLength(2);
+    const quotes = fetchMock.mock.calls
+      .map(([r]) => new URL(r.url))
+      .filter((url) => url.pathname === '/api/video/quote');
+    expect(quotes).toHaveLength(1);
+    expect(quotes[0]!.searchParams.get('resolution')).toBe('720p');
+    expect(quotes[0]!.searchParams.get('extend_task_id')).toMatch(/^[ab]$/);
+  });
+
+  it('is not offered when no route entry can extend it', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fetchMock.mockImplementation(answer(false));
+    await mount('');
+    await settle();
+    expect(container.textContent).toContain('Video a');
+    expect(extendLinks()).toHaveLength(0);
+    expect(
+      [...container.querySelectorAll('a')].some(
+        (a) => a.textContent === 'Generate again with these settings',
+      ),
+    ).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import type { RetryPolicy } from '../../server/domains/video/providers/http.ts';
 import type { VideoJobInput, VideoProvider } from '../../server/domains/video/providers/types.ts';
 import { startFalFake, type FalFake } from '../fakes/fal/index.ts';
 import { closeServer, listen, readBody } from '../fakes/http.ts';
+import { DEFAULT_OPTIONS } from '../../shared/video-options.ts';
 
 // A 1x1 PNG, sent as the first frame.
 const PNG = Buffer.from(
@@ -30,6 +31,7 @@ const textJob = (overrides: Partial<VideoJobInput> = {}): VideoJobInput => ({
   prompt: 'A lighthouse at dusk, waves against the rocks',
   mode: 'text',
   model: fake.models.text,
+  options: DEFAULT_OPTIONS,
   taskId: 'task-1',
   deadlineAt: new Date(Date.now() + 600_000),
   ...overrides,

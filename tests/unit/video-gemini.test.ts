@@ -15,6 +15,7 @@ import {
 import type { VideoJobInput, VideoProvider } from '../../server/domains/video/providers/types.ts';
 import { FAIL_MESSAGE, POLICY_MESSAGE, startGeminiFake } from '../fakes/gemini/index.ts';
 import type { GeminiFake } from '../fakes/gemini/index.ts';
+import { DEFAULT_OPTIONS } from '../../shared/video-options.ts';
 
 // A 1x1 PNG, sent as the first frame.
 const PNG = Buffer.from(
@@ -32,6 +33,7 @@ function job(overrides: Partial<VideoJobInput> = {}): VideoJobInput {
     prompt: 'A lighthouse at dusk, waves breaking below',
     mode: 'text',
     model: fake.models.text,
+    options: DEFAULT_OPTIONS,
     taskId: 'task-1',
     deadlineAt: new Date(Date.now() + 3_600_000),
     ...overrides,

@@ -15,6 +15,7 @@ import type { VideoJobInput, WebhookNotice } from '../../server/domains/video/pr
 import { startReplicateFake, type ReplicateFake } from '../fakes/replicate/index.ts';
 import { closeServer, listen } from '../fakes/http.ts';
 import { guardedFetch } from '../../server/core/outbound.ts';
+import { DEFAULT_OPTIONS } from '../../shared/video-options.ts';
 
 // A 1x1 PNG, sent as the first frame.
 const PNG = Buffer.from(
@@ -30,6 +31,7 @@ const textJob = (overrides: Partial<VideoJobInput> = {}): VideoJobInput => ({
   prompt: 'A lighthouse at dusk, waves',
   mode: 'text',
   model: fake.models.text,
+  options: DEFAULT_OPTIONS,
   taskId: 'task-1',
   deadlineAt: new Date(Date.now() + 10 * 60_000),
   ...overrides,

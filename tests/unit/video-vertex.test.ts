@@ -15,6 +15,7 @@ import { FAILURE_MESSAGE, RAI_REASON, startVertexFake } from '../fakes/vertex/in
 import type { VertexFake } from '../fakes/vertex/index.ts';
 import { testVideo } from '../fakes/video/test-video.ts';
 import { guardedFetch } from '../../server/core/outbound.ts';
+import { DEFAULT_OPTIONS } from '../../shared/video-options.ts';
 
 // A 1x1 PNG, sent as the first frame.
 const PNG = Buffer.from(
@@ -32,6 +33,7 @@ const textJob = (prompt = 'A lighthouse at dusk, waves'): VideoJobInput => ({
   prompt,
   mode: 'text',
   model: fake.models.text,
+  options: DEFAULT_OPTIONS,
   taskId: 'task-1',
   deadlineAt: new Date(Date.now() + 600_000),
 });

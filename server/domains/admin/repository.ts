@@ -6,6 +6,11 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
+import {
+  DEFAULT_OPTIONS,
+  toOptionsData,
+  type VideoOptions,
+} from '../../../shared/video-options.ts';
 import { adminActions } from '../../db/schema.ts';
 import type {
   AdminRouteAttempt,
@@ -136,6 +141,9 @@ export interface TaskSqlRow {
   provider_error: string | null;
   failure_kind: string | null;
   route_attempts: unknown;
+  options: VideoOptions | null;
+  source_task_id: string | null;
+  duration_seconds: number;
 }
 
 /**
@@ -166,6 +174,7 @@ export const toAdminTask = ({
   submitted_at: isoOrNull(row.submitted_at),
   provider_finished_at: isoOrNull(row.provider_finished_at),
   route_attempts: toRouteAttempts(row.route_attempts),
+  options: toOptionsData(row.options ?? DEFAULT_OPTIONS),
 });
 
 /**
@@ -180,7 +189,8 @@ export const TASK_COLUMNS = sql`
          t.error_message as error, t.created_at, t.completed_at,
          t.provider, t.provider_model, t.provider_request_id, t.attempts, t.submitted_at,
          t.provider_finished_at, t.provider_cost_usd::float8 as provider_cost_usd,
-         t.provider_error, t.failure_kind, t.route_attempts`;
+         t.provider_error, t.failure_kind, t.route_attempts,
+         t.options, t.source_task_id, t.duration_seconds`;
 export const TASK_FROM = sql`
   from video_tasks t
   join users u on u.id = t.user_id

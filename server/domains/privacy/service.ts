@@ -6,6 +6,7 @@
  * payment records stay under the bare user id, for accounting; the balance is not touched, so
  * the ledger still adds up to it.
  */
+import { DEFAULT_OPTIONS, toOptionsData } from '../../../shared/video-options.ts';
 import type { Db, DbOrTx } from '../../core/db.ts';
 import { AppError, badRequest, conflict, forbidden } from '../../core/errors.ts';
 import type { MediaStore } from '../../core/media-store/types.ts';
@@ -134,6 +135,8 @@ export function createPrivacyService(deps: {
           result_url: row.resultUrl,
           poster_url: row.posterUrl,
           credits_charged: row.creditsCharged,
+          options: toOptionsData(row.options ?? DEFAULT_OPTIONS),
+          source_task_id: row.sourceTaskId,
           error_message: row.errorMessage,
           created_at: row.createdAt.toISOString(),
           completed_at: iso(row.completedAt),

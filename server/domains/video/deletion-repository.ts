@@ -14,6 +14,8 @@ export interface TaskMedia {
   resultUrl: string | null;
   posterUrl: string | null;
   inputImage: string | null;
+  /** Says which end frame and reference images it has (media.ts taskUploads). */
+  options: { lastFrame: boolean; referenceImages: number } | null;
 }
 
 /** Only finished tasks are deleted: a worker may still write to an unfinished one. */
@@ -25,6 +27,7 @@ const mediaColumns = {
   resultUrl: videoTasks.resultUrl,
   posterUrl: videoTasks.posterUrl,
   inputImage: videoTasks.inputImage,
+  options: videoTasks.options,
 };
 
 /** One task of the user, unless it is deleted (someone else's is null too). */
@@ -69,6 +72,9 @@ export async function markTasksDeleted(
       resultUrl: null,
       posterUrl: null,
       inputImage: null,
+      // The negative prompt is the customer's words too (issue 35); the shape may stay.
+      options: sql`case when ${videoTasks.options} is null then null
+        else jsonb_set(${videoTasks.options}, '{negativePrompt}', 'null'::jsonb) end`,
       updatedAt: sql`now()`,
     })
     .where(

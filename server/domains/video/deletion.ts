@@ -15,7 +15,7 @@ import {
   undeletedTasks,
   type TaskMedia,
 } from './deletion-repository.ts';
-import { MEDIA_PREFIX } from './media.ts';
+import { MEDIA_PREFIX, taskUploads } from './media.ts';
 
 /** Objects deleted at once: a closing account may hold hundreds. */
 const DELETE_CONCURRENCY = 8;
@@ -30,8 +30,8 @@ function mediaKeys(task: TaskMedia): string[] {
       keys.push(`${MEDIA_KEYS.media}${url.slice(MEDIA_PREFIX.length)}`);
     }
   }
-  // Removed when its task ends; a worker that crashed in between may have left it.
-  if (task.inputImage) keys.push(`${MEDIA_KEYS.uploads}${task.inputImage}`);
+  // Removed when its task ends; a worker that crashed in between may have left them.
+  for (const name of taskUploads(task)) keys.push(`${MEDIA_KEYS.uploads}${name}`);
   return keys;
 }
 

@@ -42,6 +42,23 @@ function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
 /** The store key of an image-mode upload (`video_tasks.input_image` holds `{taskId}.png`). */
 const uploadKey = (inputImage: string) => `${MEDIA_KEYS.uploads}${inputImage}`;
 
+/** The upload names of a task's end frame and reference images (issue 35), beside its first. */
+export const LAST_FRAME_PART = '-last';
+export const referencePart = (i: number) => `-ref${i + 1}`;
+
+/** Every upload a task keeps until it ends: the first frame, an end frame, reference images. */
+export function taskUploads(task: {
+  id: string;
+  inputImage: string | null;
+  options: { lastFrame: boolean; referenceImages: number } | null;
+}): string[] {
+  const names = task.inputImage ? [task.inputImage] : [];
+  if (task.options?.lastFrame) names.push(`${task.id}${LAST_FRAME_PART}.png`);
+  for (let i = 0; i < (task.options?.referenceImages ?? 0); i++)
+    names.push(`${task.id}${referencePart(i)}.png`);
+  return names;
+}
+
 export function createVideoMedia(store: MediaStore, dataDir: string) {
   const tmpDir = path.join(dataDir, 'tmp');
   const tempPath = async (ext: string): Promise<string> => {
@@ -96,9 +113,12 @@ export function createVideoMedia(store: MediaStore, dataDir: string) {
       return { resultUrl: `${MEDIA_PREFIX}${name}.mp4`, posterUrl };
     },
 
-    /** Keeps an image-mode upload (already re-encoded PNG) until its task ends. */
-    async saveUpload(taskId: string, png: Buffer): Promise<string> {
-      const inputImage = `${taskId}.png`;
+    /**
+     * Keeps an upload (already re-encoded PNG) until its task ends: the first frame, or with
+     * `part` an end frame or a reference image (names from taskUploads).
+     */
+    async saveUpload(taskId: string, png: Buffer, part = ''): Promise<string> {
+      const inputImage = `${taskId}${part}.png`;
       await store.put(uploadKey(inputImage), png, { contentType: 'image/png' });
       return inputImage;
     },
@@ -112,6 +132,15 @@ export function createVideoMedia(store: MediaStore, dataDir: string) {
 
     async removeUpload(inputImage: string): Promise<void> {
       await store.delete(uploadKey(inputImage));
+    },
+
+    /** A finished video of ours (`/media/….mp4`), whole: the input of an extension. */
+    async readResult(resultUrl: string): Promise<Buffer> {
+      if (!resultUrl.startsWith(MEDIA_PREFIX) || !resultUrl.endsWith('.mp4'))
+        throw new Error(`${resultUrl} is not a video of the media store`);
+      const object = await store.get(`${MEDIA_KEYS.media}${resultUrl.slice(MEDIA_PREFIX.length)}`);
+      if (!object) throw new Error(`the video ${resultUrl} is not in the media store`);
+      return buffer(object.body);
     },
   };
 }

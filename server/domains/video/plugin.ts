@@ -36,10 +36,7 @@ export const videoPlugin = fp(
     const video = createVideoService({
       db: opts.db,
       media,
-      firstProvider: {
-        text: config.video.routes.text[0]!.provider,
-        image: config.video.routes.image[0]!.provider,
-      },
+      routes: config.video.routes,
       deadlineMs: config.video.deadlineMs,
     });
     await app.register(videoRoutes, { video });

@@ -4,6 +4,7 @@
  * into our media store at once (Replicate deletes outputs within the hour) and checked (plays,
  * about 8 s, has sound) before the task succeeds; provider URLs never reach the user.
  */
+import { taskOptions } from './submit.ts';
 import { rm } from 'node:fs/promises';
 import type { VideoTaskRow } from '../../db/schema.ts';
 import { TASK_MESSAGES } from './messages.ts';
@@ -98,7 +99,13 @@ async function saveResult(
   try {
     try {
       await provider.download(task.providerJobId!, tmp, signal);
-      await ctx.checkResult(tmp, signal);
+      // The shape, resolution and length the task asked for (issue 35), and nothing else.
+      const { aspectRatio, resolution } = taskOptions(task);
+      await ctx.checkResult(
+        tmp,
+        { aspectRatio, resolution, seconds: task.durationSeconds },
+        signal,
+      );
     } catch (err) {
       if (err instanceof BadVideoError) {
         log.warn({ taskId: task.id, problem: err.message }, 'provider video failed our check');

@@ -11,10 +11,14 @@ import {
   GenerateResponse,
   HistoryQuery,
   HistoryResponse,
+  QuoteQuery,
+  QuoteResponse,
   TaskStatusResponse,
 } from '../../contracts/video.ts';
 import { MEGABYTE } from '../../../shared/images.ts';
-import { IMAGE_MODEL, MAX_IMAGE_BYTES, VIDEO_COST } from '../../../shared/video.ts';
+import { IMAGE_MODEL, MAX_IMAGE_BYTES, TEXT_MODEL, VIDEO_COST } from '../../../shared/video.ts';
+import { MAX_REFERENCE_IMAGES } from '../../../shared/video-options.ts';
+import { toOptionsData } from '../../../shared/video-options.ts';
 import type { VideoService } from './service.ts';
 import { answerText, msg } from '../../core/api-messages.ts';
 
@@ -28,6 +32,8 @@ const TaskParams = Type.Object({ taskId: Type.String({ format: 'uuid' }) });
  * answers 404 like an unknown id, never a 400 that suggests the address exists.
  */
 const DeleteParams = Type.Object({ taskId: Type.String({ minLength: 1, maxLength: 100 }) });
+/** The generate form's files: a first frame, an end frame, up to three reference images. */
+const FILE_FIELDS = new Set<string>(['image', 'last_frame', 'reference_images']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function videoRoutes(fastify: FastifyInstance, opts: { video: VideoService }) {
@@ -37,9 +43,33 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
 
   // The one route here that reads a form, in a scope of its own (core/uploads.ts).
   await app.register(async (scope) => {
-    await scope.register(multipartPlugin);
+    // A first frame and an end frame, or up to three reference images, and one more to refuse.
+    await scope.register(multipartPlugin, { files: 1 + MAX_REFERENCE_IMAGES });
     generateRoute(scope, video, tags);
   });
+
+  app.get(
+    '/api/video/quote',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary:
+          'What a video with these generate fields would cost (files as last_frame=1 and reference_images=N); 400 when no provider here can make it',
+        querystring: QuoteQuery,
+        response: { 200: QuoteResponse, 400: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const { model, ...fields } = request.query;
+      const { credits, options } = video.quote(model, fields);
+      return {
+        success: true as const,
+        data: { credits, options: toOptionsData(options) },
+        message: answerText('video.quote_ok', { credits }),
+      };
+    },
+  );
 
   app.get(
     '/api/video/status/:taskId',
@@ -147,18 +177,48 @@ function generateRoute(fastify: FastifyInstance, video: VideoService, tags: stri
       }
       const fields: Record<string, string> = {};
       let image: Buffer | undefined;
+      let lastFrame: Buffer | undefined;
+      const referenceImages: Buffer[] = [];
+      /** Files of each field seen so far, read or not. */
+      const seen = { image: 0, last_frame: 0, reference_images: 0 };
+      const files = () => ({
+        lastFrame: seen.last_frame > 0,
+        referenceImages: seen.reference_images,
+      });
+      // With no model field, a first frame means image mode (the generator sends it first).
+      const modelOf = () => fields.model ?? (seen.image > 0 ? IMAGE_MODEL : TEXT_MODEL);
+      let checked = false;
       try {
         for await (const part of request.parts()) {
           if (part.type === 'file') {
-            if (part.fieldname !== 'image')
+            const field = part.fieldname as keyof typeof seen;
+            if (!FILE_FIELDS.has(field))
               throw badRequest(
                 msg('video.unexpected_file', { name: part.fieldname }),
                 'UNEXPECTED_FILE',
               );
-            // Before the upload is read: a user who cannot pay sends it for nothing. The
-            // generator sends prompt and model first; with no model yet, a file means image mode.
-            await video.assertCanStart(currentUser(request), fields.model ?? IMAGE_MODEL);
-            image = await part.toBuffer();
+            if (field === 'reference_images' && seen.reference_images >= MAX_REFERENCE_IMAGES) {
+              throw badRequest(
+                msg('video.too_many_reference_images', { max: MAX_REFERENCE_IMAGES }),
+                'TOO_MANY_REFERENCE_IMAGES',
+              );
+            }
+            if (field !== 'reference_images' && seen[field] > 0) {
+              throw badRequest(msg('video.too_many_parts'), 'TOO_MANY_PARTS');
+            }
+            seen[field] += 1;
+            // Before the first upload is read: a user who cannot pay, or who has the most
+            // unfinished tasks, is answered before the rest of the body arrives. The price
+            // counts the files seen so far: the generator sends an end frame before the first
+            // frame, so the refusal names the full price (reference images are priced once).
+            if (!checked) {
+              checked = true;
+              await video.assertCanStart(currentUser(request), modelOf(), fields, files());
+            }
+            const bytes = await part.toBuffer();
+            if (field === 'image') image = bytes;
+            else if (field === 'last_frame') lastFrame = bytes;
+            else referenceImages.push(bytes);
           } else if (typeof part.value === 'string') {
             refuseNul(part.value, part.fieldname);
             fields[part.fieldname] = part.value;
@@ -189,6 +249,9 @@ function generateRoute(fastify: FastifyInstance, video: VideoService, tags: stri
         prompt: fields.prompt,
         model: fields.model,
         image,
+        fields,
+        lastFrame,
+        referenceImages,
       });
       return { success: true as const, data: result, message: answerText('video.started') };
     },

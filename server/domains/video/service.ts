@@ -3,7 +3,6 @@
  * in one transaction), status, history, and the refund of failed tasks, exactly once and exactly
  * the charge (ledger source `refund:{taskId}`).
  */
-import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTx } from '../../core/db.ts';
 import {
   assertShallowOffset,
@@ -13,27 +12,15 @@ import {
   MAX_OFFSET,
   totalCountLimit,
 } from '../../core/cursor.ts';
-import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.ts';
-import { checkImage, reencodeImage } from '../../core/images.ts';
-import type { StoredText, UserRow, VideoTaskRow } from '../../db/schema.ts';
+import { notFound } from '../../core/errors.ts';
+import type { StoredText, VideoTaskRow } from '../../db/schema.ts';
 import type { HistoryItem, TaskStatusData } from '../../contracts/video.ts';
-import {
-  IMAGE_MODEL,
-  MAX_IMAGE_BYTES,
-  MAX_PROMPT_LENGTH,
-  MAX_UNFINISHED_TASKS,
-  MODELS,
-  MODEL_NAMES,
-  VIDEO_COST,
-} from '../../../shared/video.ts';
-import {
-  InsufficientCreditsError,
-  applyCreditChange,
-  lockUserCredits,
-} from '../credits/service.ts';
+import { toOptionsData, type PriceTable } from '../../../shared/video-options.ts';
+import { applyCreditChange } from '../credits/service.ts';
 import { deleteVideo } from './deletion.ts';
 import type { VideoMedia } from './media.ts';
-import { fromStored, storedText, TASK_MESSAGES } from './messages.ts';
+import { fromStored, TASK_MESSAGES } from './messages.ts';
+import { createSubmit, taskOptions } from './submit.ts';
 import * as healthRepo from './health-repository.ts';
 import * as repo from './repository.ts';
 import type { RouteEntry } from '../../config-video.ts';
@@ -44,30 +31,7 @@ import { type ApiText, msg } from '../../core/api-messages.ts';
 export * as localRenderer from './providers/local/public.ts';
 /** For the privacy domain: closing an account deletes every video of it (issue 34). */
 export { deleteUserVideos } from './deletion.ts';
-
-/**
- * Validates an upload by magic bytes and size and re-encodes it as PNG (first frame, EXIF dropped,
- * at most 1920 px) so nothing the user sent reaches the renderer or the provider unchecked.
- */
-export async function reencodeUpload(bytes: Buffer): Promise<Buffer> {
-  const type = checkImage(bytes, MAX_IMAGE_BYTES);
-  return reencodeImage(bytes, type, { maxSide: 1920, as: 'png' });
-}
-
-/**
- * Refuses a user whose balance cannot pay for a video, with the spec's text, before anything
- * costly (reading or decoding the upload). The charge itself is checked again, under a lock, in
- * the submit transaction: this only spares the work.
- */
-export function assertCanAfford(user: UserRow, model: string, cost = VIDEO_COST): void {
-  if (user.credits >= cost) return;
-  const name = MODEL_NAMES[model] ?? model;
-  throw new AppError(
-    402,
-    'INSUFFICIENT_CREDITS',
-    msg('video.not_enough_credits', { model: name, cost, balance: user.credits }),
-  );
-}
+export { assertCanAfford, reencodeUpload, type SubmitInput } from './submit.ts';
 
 /** The English of a failure reason, for the refund's ledger description. */
 const failedText = (reason: ((credits: number) => ApiText) | string, credits: number) =>
@@ -80,8 +44,19 @@ const failedText = (reason: ((credits: number) => ApiText) | string, credits: nu
 const taskText = (stored: StoredText | null, english: string | null) =>
   fromStored(stored, english) as string | null;
 
+/** The options of a task as the API spells them, with its length, price and source. */
+function optionFields(row: VideoTaskRow) {
+  return {
+    options: toOptionsData(taskOptions(row)),
+    source_task_id: row.sourceTaskId,
+    duration_seconds: row.durationSeconds,
+    credits_charged: row.creditsCharged,
+  };
+}
+
 export function toTaskStatus(row: VideoTaskRow): TaskStatusData {
   return {
+    ...optionFields(row),
     id: row.id,
     status: row.status,
     status_message: taskText(row.statusText, row.statusMessage),
@@ -98,6 +73,7 @@ export function toTaskStatus(row: VideoTaskRow): TaskStatusData {
 
 function toHistoryItem(row: VideoTaskRow): HistoryItem {
   return {
+    ...optionFields(row),
     id: row.id,
     prompt: row.prompt,
     model: row.model,
@@ -134,128 +110,21 @@ export async function failAndRefund(
   return { refunded: failed.creditsCharged };
 }
 
-export interface SubmitInput {
-  prompt: string | undefined;
-  model: string | undefined;
-  image: Buffer | undefined;
-}
-
-/** 429: the user already has the most unfinished tasks allowed. */
-const tooManyTasks = () =>
-  new AppError(429, 'TOO_MANY_TASKS', msg('video.too_many_tasks', { max: MAX_UNFINISHED_TASKS }));
-
 export function createVideoService(deps: {
   db: Db;
-  /** Image-mode uploads go to the media store, where any worker reads them; deletes empty it. */
+  /** Uploads go to the media store, where any worker reads them; deletes empty it. */
   media: Pick<VideoMedia, 'saveUpload' | 'removeUpload' | 'store'>;
-  /** The first provider of each mode's route (the task's provider until one accepts it). */
-  firstProvider: Record<'text' | 'image', string>;
+  /** Each mode's route: a request is sent only to entries that can make it (issue 35). */
+  routes: Record<'text' | 'image', readonly RouteEntry[]>;
   deadlineMs: number;
-  /** Credits a video costs; VIDEO_COST unless a test prices it otherwise (the refund never reads it). */
-  videoCost?: number;
+  /** The price table; content/video-pricing.json unless a test prices otherwise. */
+  prices?: PriceTable;
 }) {
   const { db } = deps;
-  const cost = deps.videoCost ?? VIDEO_COST;
+  const submit = createSubmit(deps);
 
   return {
-    /**
-     * What refuses a submit before any upload is read or decoded (issue 34, finding 7): the
-     * balance (from the session's row) and the unfinished-task cap (one indexed count, no lock;
-     * the submit's transaction checks both again under the user's lock).
-     */
-    async assertCanStart(user: UserRow, model: string): Promise<void> {
-      assertCanAfford(user, model, cost);
-      if ((await repo.countUnfinished(db, user.id)) >= MAX_UNFINISHED_TASKS) throw tooManyTasks();
-    },
-
-    /** Spec 5 "Generate" and issue rules: validate, then charge and queue in one transaction. */
-    async submit(user: UserRow | null, input: SubmitInput) {
-      if (!user) throw unauthorized(msg('video.sign_in_required'), 'SIGN_IN_REQUIRED');
-      const prompt = (input.prompt ?? '').trim();
-      if (!prompt) throw badRequest(msg('video.prompt_required'), 'PROMPT_REQUIRED');
-      if (prompt.length > MAX_PROMPT_LENGTH) {
-        throw badRequest(
-          msg('video.prompt_too_long', { max: MAX_PROMPT_LENGTH }),
-          'PROMPT_TOO_LONG',
-        );
-      }
-      const model = input.model ?? MODELS[0];
-      if (!(MODELS as readonly string[]).includes(model)) {
-        throw badRequest(
-          msg('video.unknown_model', { model, text: MODELS[0], image: MODELS[1] }),
-          'UNKNOWN_MODEL',
-        );
-      }
-      const mode = model === IMAGE_MODEL ? 'image' : 'text';
-      if (mode === 'image' && !input.image?.length) {
-        throw badRequest(msg('video.image_required'), 'IMAGE_REQUIRED');
-      }
-
-      const id = randomUUID();
-      let inputImage: string | null = null;
-      if (mode === 'image') {
-        // Issue 16, finding 13, and issue 34, finding 7: a user who cannot pay, or who has the
-        // most unfinished tasks already, never gets an image decoded.
-        assertCanAfford(user, model, cost);
-        if ((await repo.countUnfinished(db, user.id)) >= MAX_UNFINISHED_TASKS) throw tooManyTasks();
-        const png = await reencodeUpload(input.image!);
-        inputImage = await deps.media.saveUpload(id, png);
-      }
-
-      try {
-        return await db.transaction(async (tx) => {
-          // One user's submits run one at a time from here, so the cap and the balance hold.
-          const balance = await lockUserCredits(tx, user.id);
-          if (balance === null)
-            throw unauthorized(msg('video.sign_in_required'), 'SIGN_IN_REQUIRED');
-          if ((await repo.countUnfinished(tx, user.id)) >= MAX_UNFINISHED_TASKS) {
-            throw tooManyTasks();
-          }
-          let remaining: number;
-          try {
-            const charged = await applyCreditChange(tx, {
-              userId: user.id,
-              amount: -cost,
-              sourceType: 'video_task',
-              sourceId: id,
-              description: `${MODEL_NAMES[model]} video: ${prompt.slice(0, 80)}`,
-            });
-            remaining = charged.transaction.balanceAfter;
-          } catch (error) {
-            if (error instanceof InsufficientCreditsError) {
-              throw new AppError(
-                402,
-                'INSUFFICIENT_CREDITS',
-                msg('video.not_enough_credits', {
-                  model: MODEL_NAMES[model] ?? model,
-                  cost,
-                  balance: error.balance,
-                }),
-              );
-            }
-            throw error;
-          }
-          await repo.insertTask(tx, {
-            id,
-            userId: user.id,
-            model,
-            mode,
-            prompt,
-            inputImage,
-            provider: deps.firstProvider[mode],
-            statusMessage: TASK_MESSAGES.queued.render('en'),
-            statusText: storedText(TASK_MESSAGES.queued),
-            deadlineAt: new Date(Date.now() + deps.deadlineMs),
-            // Written with the debit, in its transaction: what a refund returns.
-            creditsCharged: cost,
-          });
-          return { taskId: id, remainingCredits: remaining };
-        });
-      } catch (error) {
-        if (inputImage) await deps.media.removeUpload(inputImage).catch(() => {});
-        throw error;
-      }
-    },
+    ...submit,
 
     /** DELETE /api/video/{taskId}: the owner's finished video, from history and the store. */
     deleteVideo: (userId: string, taskId: string) =>

@@ -11,7 +11,10 @@ import type { RouteAttempt, VideoProviderHealthRow, VideoTaskRow } from '../../d
 import * as health from './health-repository.ts';
 import { TASK_MESSAGES } from './messages.ts';
 import { isProviderError, VideoProviderError } from './providers/errors.ts';
-import type { VideoJobInput, VideoProvider } from './providers/types.ts';
+import type { JobImage, VideoJobInput, VideoProvider } from './providers/types.ts';
+import { LAST_FRAME_PART, referencePart } from './media.ts';
+import { capableEntries } from './options.ts';
+import { taskOptions } from './submit.ts';
 import * as repo from './repository.ts';
 import type { StepContext } from './worker-context.ts';
 
@@ -20,18 +23,44 @@ const DEFAULT_RATE_LIMIT_MS = 30_000;
 /** Every provider busy and none said for how long: the next round after this. */
 const DEFAULT_BUSY_MS = 15_000;
 
-/** The first frame as providers take it: the stored PNG, or a JPEG for remote ones (smaller). */
-async function firstFrame(
-  ctx: StepContext,
-  task: VideoTaskRow,
-  provider: string,
-): Promise<VideoJobInput['image']> {
-  if (task.mode !== 'image' || !task.inputImage) return undefined;
-  const png = await ctx.opts.media.readUpload(task.inputImage);
+/** An upload as providers take it: the stored PNG, or a JPEG for remote ones (smaller). */
+async function upload(ctx: StepContext, name: string, provider: string): Promise<JobImage> {
+  const png = await ctx.opts.media.readUpload(name);
   if (provider === 'local') return { data: png, mimeType: 'image/png' };
   // Imported here, not at start-up: only an image task for a hosted provider needs sharp.
   const { default: sharp } = await import('sharp');
   return { data: await sharp(png).jpeg({ quality: 90 }).toBuffer(), mimeType: 'image/jpeg' };
+}
+
+/** The images a task sends (first frame, end frame, reference images), for one kind of provider. */
+async function taskImages(ctx: StepContext, task: VideoTaskRow, provider: string) {
+  const options = taskOptions(task);
+  const [image, lastFrame, ...referenceImages] = await Promise.all([
+    task.mode === 'image' && task.inputImage ? upload(ctx, task.inputImage, provider) : undefined,
+    options.lastFrame ? upload(ctx, `${task.id}${LAST_FRAME_PART}.png`, provider) : undefined,
+    ...Array.from({ length: options.referenceImages }, (_, i) =>
+      upload(ctx, `${task.id}${referencePart(i)}.png`, provider),
+    ),
+  ]);
+  return {
+    ...(image ? { image } : {}),
+    ...(lastFrame ? { lastFrame } : {}),
+    ...(referenceImages.length > 0 ? { referenceImages: referenceImages as JobImage[] } : {}),
+  };
+}
+
+/** The video an extension continues, or null when it is gone (deleted since the submit). */
+async function sourceVideo(
+  ctx: StepContext,
+  task: VideoTaskRow,
+): Promise<VideoJobInput['sourceVideo'] | null> {
+  const source = task.sourceTaskId ? await repo.findTask(ctx.opts.db, task.sourceTaskId) : null;
+  if (!source?.resultUrl || source.deletedAt) return null;
+  return {
+    data: await ctx.opts.media.readResult(source.resultUrl),
+    mimeType: 'video/mp4',
+    durationSeconds: source.durationSeconds,
+  };
 }
 
 function webhookUrl(ctx: StepContext, provider: VideoProvider): string | undefined {
@@ -69,7 +98,20 @@ export async function submitStep(
       `a submit to ${task.provider} at ${task.submitStartedAt.toISOString()} got no recorded answer`,
     );
   }
-  const route = ctx.opts.routes[task.mode];
+  const options = taskOptions(task);
+  // Only the entries whose model can make this video (issue 35): the submit checked there was one.
+  let extended: VideoJobInput['sourceVideo'] | undefined;
+  if (options.extend) {
+    const video = await sourceVideo(ctx, task);
+    if (!video) return ctx.fail(task, 'unavailable', 'the video to extend was deleted');
+    extended = video;
+  }
+  const route = capableEntries(
+    ctx.opts.routes[task.mode],
+    task.mode,
+    options,
+    extended?.durationSeconds,
+  );
   const rows = await health.healthOf(db, [...new Set(route.map((e) => e.provider))]);
   const breaker = ctx.opts.breaker ?? { failures: 5, openMs: 120_000 };
   let soonest: number | null = null;
@@ -80,11 +122,11 @@ export async function submitStep(
     soonest = soonest === null ? ms : Math.min(soonest, ms);
   };
 
-  // The first frame, read (and re-encoded for remote providers) once per step, not per entry.
-  const frames = new Map<boolean, Promise<VideoJobInput['image']>>();
-  const frameFor = (provider: string) => {
+  // The images, read (and re-encoded for remote providers) once per step, not per entry.
+  const frames = new Map<boolean, ReturnType<typeof taskImages>>();
+  const imagesFor = (provider: string) => {
     const local = provider === 'local';
-    if (!frames.has(local)) frames.set(local, firstFrame(ctx, task, provider));
+    if (!frames.has(local)) frames.set(local, taskImages(ctx, task, provider));
     return frames.get(local)!;
   };
 
@@ -104,7 +146,7 @@ export async function submitStep(
       outcome,
       ...(status === undefined ? {} : { status }),
     });
-    const image = await frameFor(entry.provider);
+    const images = await imagesFor(entry.provider);
     const hook = webhookUrl(ctx, provider);
     if (!(await repo.markSubmitStarted(db, task.id, ctx.owner))) throw new Error('lease lost');
     let jobId: string;
@@ -116,7 +158,9 @@ export async function submitStep(
           model: entry.model,
           taskId: task.id,
           deadlineAt: task.deadlineAt,
-          ...(image ? { image } : {}),
+          options,
+          ...images,
+          ...(extended ? { sourceVideo: extended } : {}),
           ...(hook ? { webhookUrl: hook } : {}),
         },
         signal,

@@ -6,6 +6,7 @@
 import type { Db } from '../../core/db.ts';
 import type { VideoTaskRow } from '../../db/schema.ts';
 import type { VideoMedia } from './media.ts';
+import type { ExpectedVideo } from './result-check.ts';
 import type { FailureKind } from './messages.ts';
 import type { VideoProvider } from './providers/types.ts';
 import { type ApiText } from '../../core/api-messages.ts';
@@ -43,7 +44,7 @@ export interface WorkerOptions {
   /** Wait before the next submit round when every provider was busy and none said how long. */
   busyRetryMs?: number;
   /** The result check (default checkVideo); the bench wraps it to time it apart. */
-  checkResult?: (file: string, signal?: AbortSignal) => Promise<unknown>;
+  checkResult?: (file: string, expected: ExpectedVideo, signal?: AbortSignal) => Promise<unknown>;
   /** Told once per task this process finishes (server/core/metrics.ts videoTaskMetrics). */
   metrics?: {
     onFinished(task: VideoTaskRow, outcome: 'completed' | 'failed', failureKind?: string): void;
@@ -60,6 +61,6 @@ export interface StepContext {
     task: VideoTaskRow,
     next: { status: 'pending' | 'processing'; message: ApiText; waitMs: number; progress?: number },
   ): Promise<void>;
-  checkResult(file: string, signal?: AbortSignal): Promise<unknown>;
+  checkResult(file: string, expected: ExpectedVideo, signal?: AbortSignal): Promise<unknown>;
   removeUpload(task: VideoTaskRow): Promise<void>;
 }

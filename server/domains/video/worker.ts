@@ -16,6 +16,7 @@ import { failureMessage, TASK_MESSAGES } from './messages.ts';
 import { pollStep } from './poll-step.ts';
 import * as repo from './repository.ts';
 import { checkVideo } from './result-check.ts';
+import { taskUploads } from './media.ts';
 import { failAndRefund } from './service.ts';
 import { submitStep } from './submit-step.ts';
 import type { StepContext, WorkerOptions } from './worker-context.ts';
@@ -45,11 +46,12 @@ export function createVideoWorker(opts: WorkerOptions) {
   let lastSweep = 0;
 
   const removeUpload = async (task: VideoTaskRow) => {
-    if (!task.inputImage) return;
     // The task is settled whatever happens here; a leftover upload costs only storage.
-    await opts.media.removeUpload(task.inputImage).catch((err: unknown) => {
-      log.warn({ err, taskId: task.id }, 'could not remove the task image from the media store');
-    });
+    for (const name of taskUploads(task)) {
+      await opts.media.removeUpload(name).catch((err: unknown) => {
+        log.warn({ err, taskId: task.id }, 'could not remove a task image from the media store');
+      });
+    }
   };
 
   const ctx: StepContext = {

@@ -4,6 +4,7 @@
  * finished it, what it reported as cost, why the task failed with the provider's own error text
  * (admin only; customers read our message), and every submit the route tried.
  */
+import { fromOptionsData, optionsLine, videoPrice } from '../../../shared/video-options.ts';
 import type { AdminRouteAttempt, AdminTask } from '../../../shared/api/admin.ts';
 import Badge, { humanize, type BadgeTone } from './Badge.tsx';
 import Facts, { FactDate, type Fact } from './Facts.tsx';
@@ -95,6 +96,14 @@ export default function TaskRecord({ id, task }: { id: string; task: AdminTask }
     ['Provider time', formatDuration(secondsBetween(task.submitted_at, task.provider_finished_at))],
     ['Time to done', formatDuration(secondsBetween(task.created_at, task.completed_at))],
     ['Provider cost', formatUsd(task.provider_cost_usd)],
+    ['Options', optionsLine(task.options) || 'none (the standard clip)'],
+    ['Length', `${task.duration_seconds} s`],
+    ...(task.source_task_id
+      ? [['Extends', <code className="admin-id">{task.source_task_id}</code>] as Fact]
+      : []),
+    // What the same video costs at today's prices (content/video-pricing.json), beside the
+    // credits it was charged.
+    ['Price today', `${videoPrice(fromOptionsData(task.options, !!task.source_task_id))} credits`],
     ['Failure kind', task.failure_kind ? humanize(task.failure_kind) : '—'],
   ];
 

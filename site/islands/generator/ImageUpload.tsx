@@ -36,7 +36,7 @@ function formatBytes(bytes: number): string {
 const MAX_MB = Math.round(MAX_IMAGE_BYTES / (1024 * 1024));
 
 /** Why a file cannot be sent, or null when it can (the server checks again). */
-function imageProblem(file: File, locale: Locale = 'en'): string | null {
+export function imageProblem(file: File, locale: Locale = 'en'): string | null {
   if (!file.type.startsWith('image/')) return m.generator_image_not_image(locale);
   if (file.size > MAX_IMAGE_BYTES) {
     return m.generator_image_too_large(locale, { size: formatBytes(file.size), max: MAX_MB });

@@ -1,9 +1,18 @@
 /**
  * The result side of the generator (spec 2 "Generator", 4 "Generation"): idle placeholder,
  * progress while generating, the video with Download and Generate New, or the error with
- * Try Again and the next step that fits it.
+ * Try Again and the next step that fits it. Issue 35: the task's length, options and source,
+ * and "Generate again with these settings" and "Extend by 7 s" under a finished video.
  */
-import { useEffect, useState, type RefObject } from 'react';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useContext,
+  useEffect,
+  useState,
+  type RefObject,
+} from 'react';
 import { localizePath, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import * as icons from '../../lib/icons/index.ts';
@@ -12,6 +21,16 @@ import { generationErrorText, nextStepFor, type GenerationError } from './genera
 import DownloadButton from '../shared/DownloadButton.tsx';
 import Icon from '../shared/Icon.tsx';
 import SignInLink from '../shared/SignInLink.tsx';
+import type { TaskFactsData } from './TaskFacts.tsx';
+
+const ResultDetails = lazy(() => import('./ResultDetails.tsx'));
+
+interface KnownSource {
+  id: string;
+  prompt: string;
+}
+
+const KnownSourceContext = createContext<KnownSource | null>(null);
 
 const HISTORY_PATH = '/video-history';
 
@@ -20,6 +39,10 @@ interface ResultPanelProps {
   locale: Locale;
   /** Try Again and Generate New: back to the form. */
   onReset: () => void;
+  /** Refill the form from a settings link (Generate again, Extend). */
+  onUseSettings: (href: string) => void;
+  /** The video being extended on this page, to name an extension's source by its prompt. */
+  knownSource?: KnownSource | null;
   panelRef?: RefObject<HTMLElement | null>;
 }
 
@@ -82,6 +105,18 @@ function Idle({ locale }: { locale: Locale }) {
   );
 }
 
+/** The task's length, options and source, once the server has described it. */
+function Facts({ task, locale }: { task: TaskFactsData | null; locale: Locale }) {
+  const known = useContext(KnownSourceContext);
+  if (!task) return null;
+  const label = known && known.id === task.source_task_id ? known.prompt : null;
+  return (
+    <Suspense fallback={null}>
+      <ResultDetails task={task} part="facts" sourceLabel={label} locale={locale} />
+    </Suspense>
+  );
+}
+
 function Generating({
   state,
   locale,
@@ -126,6 +161,7 @@ function Generating({
         </div>
       </dl>
       {state.prompt && <p className="gen-result__prompt">“{state.prompt}”</p>}
+      {state.phase === 'generating' && <Facts task={state.task} locale={locale} />}
       <p className="gen-result__note">
         {m.generator_progress_note_before(locale)}
         <HistoryLink locale={locale} />
@@ -138,10 +174,12 @@ function Generating({
 function Success({
   state,
   onReset,
+  onUseSettings,
   locale,
 }: {
   state: Extract<GenerationState, { phase: 'success' }>;
   onReset: () => void;
+  onUseSettings: (href: string) => void;
   locale: Locale;
 }) {
   return (
@@ -155,9 +193,11 @@ function Success({
         playsInline
         preload="metadata"
         data-testid="result-video"
+        data-aspect={state.task?.options?.aspect_ratio}
         aria-label={m.generator_video_label(locale)}
       />
       {state.prompt && <p className="gen-result__prompt">“{state.prompt}”</p>}
+      <Facts task={state.task} locale={locale} />
       <div className="gen-result__actions">
         <DownloadButton
           url={state.videoUrl}
@@ -175,6 +215,18 @@ function Success({
           {m.generator_generate_new(locale)}
         </button>
       </div>
+      {state.task && (
+        <div className="gen-result__actions gen-result__actions--more">
+          <Suspense fallback={null}>
+            <ResultDetails
+              task={{ ...state.task, prompt: state.task.prompt || state.prompt }}
+              part="actions"
+              onUse={onUseSettings}
+              locale={locale}
+            />
+          </Suspense>
+        </div>
+      )}
       <p className="gen-result__note">
         {m.generator_saved_before(locale)}
         <HistoryLink locale={locale} />
@@ -246,29 +298,42 @@ function Failure({
   );
 }
 
-export default function ResultPanel({ state, onReset, panelRef, locale }: ResultPanelProps) {
+export default function ResultPanel({
+  state,
+  onReset,
+  onUseSettings,
+  knownSource = null,
+  panelRef,
+  locale,
+}: ResultPanelProps) {
   const current = panelState(state);
   return (
-    <section
-      ref={panelRef}
-      className={`gen-card gen-result gen-result--${current}`}
-      data-testid="result-panel"
-      data-state={current}
-      aria-labelledby="gen-result-heading"
-      tabIndex={-1}
-    >
-      <h2 id="gen-result-heading" className="gen-card__heading">
-        {m.generator_result_heading(locale)}
-      </h2>
-      <p className="sr-only" aria-live="polite">
-        {announcement(state, locale)}
-      </p>
-      {state.phase === 'idle' && <Idle locale={locale} />}
-      {(state.phase === 'submitting' || state.phase === 'generating') && (
-        <Generating state={state} locale={locale} />
-      )}
-      {state.phase === 'success' && <Success state={state} onReset={onReset} locale={locale} />}
-      {state.phase === 'error' && <Failure error={state.error} onReset={onReset} locale={locale} />}
-    </section>
+    <KnownSourceContext value={knownSource}>
+      <section
+        ref={panelRef}
+        className={`gen-card gen-result gen-result--${current}`}
+        data-testid="result-panel"
+        data-state={current}
+        aria-labelledby="gen-result-heading"
+        tabIndex={-1}
+      >
+        <h2 id="gen-result-heading" className="gen-card__heading">
+          {m.generator_result_heading(locale)}
+        </h2>
+        <p className="sr-only" aria-live="polite">
+          {announcement(state, locale)}
+        </p>
+        {state.phase === 'idle' && <Idle locale={locale} />}
+        {(state.phase === 'submitting' || state.phase === 'generating') && (
+          <Generating state={state} locale={locale} />
+        )}
+        {state.phase === 'success' && (
+          <Success state={state} onReset={onReset} onUseSettings={onUseSettings} locale={locale} />
+        )}
+        {state.phase === 'error' && (
+          <Failure error={state.error} onReset={onReset} locale={locale} />
+        )}
+      </section>
+    </KnownSourceContext>
   );
 }

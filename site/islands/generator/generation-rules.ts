@@ -6,6 +6,7 @@
 import type { PublicUser } from '../../../shared/api/auth.ts';
 import type { TaskStatusData } from '../../../shared/api/video.ts';
 import { IMAGE_MODEL, MODEL_NAMES, TEXT_MODEL, VIDEO_COST } from '../../../shared/video.ts';
+import type { VideoOptions } from '../../../shared/video-options.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import { httpStatus, readApiError } from '../../lib/api/http.ts';
@@ -86,27 +87,36 @@ export interface GenerationInput {
   mode: GeneratorMode;
   prompt: string;
   image: File | null;
+  /** Issue 35: the options (sent only where they differ from the default). */
+  options?: VideoOptions;
+  /** The finished video this one continues. */
+  extendTaskId?: string | null;
+  /** Image mode: the image the video ends on. */
+  lastFrame?: File | null;
+  /** Text mode: 1–3 images to keep a subject the same. */
+  referenceImages?: File[];
 }
 
 /**
  * Spec 5 "Generate", in the spec's order, in the page's language (English: the texts of
  * GENERATE_MESSAGES in shared/video.ts, which the server answers with); null when the request may
- * be sent.
+ * be sent. `cost` is the price of the chosen options (17 for the spec's clip).
  */
 export function validateGeneration(
   input: GenerationInput,
   user: Pick<PublicUser, 'id'> | null,
   credits: number,
   locale: Locale = 'en',
+  cost: number = VIDEO_COST,
 ): string | null {
   if (input.prompt.trim() === '') return m.generator_prompt_required(locale);
   if (input.mode === 'image' && !input.image) return m.generator_image_required(locale);
   if (!user?.id) return m.generator_sign_in_required(locale);
-  if (credits < VIDEO_COST) {
+  if (credits < cost) {
     const model = modelFor(input.mode);
     return m.generator_not_enough_credits_detail(locale, {
       model: MODEL_NAMES[model] ?? model,
-      cost: VIDEO_COST,
+      cost,
       have: credits,
     });
   }

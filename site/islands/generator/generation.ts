@@ -6,6 +6,7 @@
  */
 import { atom } from 'nanostores';
 import type { GenerateResponse, TaskStatusData } from '../../../shared/api/video.ts';
+import { OPTION_FIELDS } from '../../../shared/video-options.ts';
 import { trackGenerateVideo } from '../../lib/analytics.ts';
 import { httpStatus } from '../../lib/api/http.ts';
 import { getTaskStatus, requestGeneration } from '../../lib/api/video.ts';
@@ -26,6 +27,7 @@ import {
   writeStoredTask,
   type StoredTask,
 } from './stored-task.ts';
+import { optionFields } from './video-choice.ts';
 
 export type GenerationState =
   | { phase: 'idle' }
@@ -40,6 +42,8 @@ export type GenerationState =
       /** Lower-cased status of the last answer ('pending' until the first one). */
       status: string;
       statusMessage: string | null;
+      /** The last status answer: the options, length and source the task was made with. */
+      task: TaskStatusData | null;
     }
   | {
       phase: 'success';
@@ -47,6 +51,8 @@ export type GenerationState =
       prompt: string;
       videoUrl: string;
       posterUrl: string | null;
+      /** The completed task (options, length, source), when the server described it. */
+      task: TaskStatusData | null;
     }
   /** The failure as data: the result panel words it in the page's language. */
   | { phase: 'error'; error: GenerationError };
@@ -116,6 +122,7 @@ async function pollOnce(run: number, resumed: boolean): Promise<void> {
       prompt: answer?.prompt || task.prompt,
       videoUrl: step.videoUrl,
       posterUrl: step.posterUrl,
+      task: answer,
     });
     return;
   }
@@ -133,6 +140,7 @@ async function pollOnce(run: number, resumed: boolean): Promise<void> {
       progress: Math.max(0, Math.min(100, Math.round(answer.progress ?? 0))),
       status: String(answer.status).toLowerCase(),
       statusMessage: answer.status_message || null,
+      task: answer,
     });
   }
   schedulePoll(run, step.delayMs, false);
@@ -151,6 +159,7 @@ function follow(task: StoredTask, firstDelayMs: number, resumed: boolean): void 
     progress: 0,
     status: 'pending',
     statusMessage: null,
+    task: null,
   });
   schedulePoll(pollRun, firstDelayMs, resumed);
 }
@@ -173,7 +182,21 @@ export async function submitGeneration(input: GenerationInput): Promise<void> {
   const form = new FormData();
   form.set('prompt', prompt);
   form.set('model', modelFor(input.mode));
+  // Issue 35: the options that differ from the default, then the files (fields before files).
+  if (input.options) {
+    for (const [name, value] of optionFields(input.options, input.extendTaskId ?? null))
+      form.append(name, value);
+  }
+  // The end frame before the first frame: a user who cannot pay is refused at the first file,
+  // and the price that refusal names then includes the end frame.
+  if (input.mode === 'image' && input.lastFrame) {
+    form.append(OPTION_FIELDS.lastFrame, input.lastFrame, input.lastFrame.name);
+  }
   if (input.mode === 'image' && input.image) form.set('image', input.image, input.image.name);
+  if (input.mode === 'text') {
+    for (const file of input.referenceImages ?? [])
+      form.append(OPTION_FIELDS.referenceImages, file, file.name);
+  }
 
   let body: GenerateResponse | undefined;
   try {

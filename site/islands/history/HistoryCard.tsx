@@ -1,12 +1,18 @@
 /**
  * One completed video in the history list: plays inline, shows prompt, mode, model and date, and
- * offers Download and Delete (which asks first: DeleteVideoDialog.tsx).
+ * offers Download and Delete (which asks first: DeleteVideoDialog.tsx). Issue 35: its length,
+ * the options it was made with, the video it extends (linked to that card, `#video-{id}`), and
+ * "Generate again with these settings" and "Extend by 7 s".
  */
 import type { HistoryItem } from '../../../shared/api/video.ts';
 import { INTL_LOCALES, type Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
 import { MODEL_NAMES } from '../../../shared/video.ts';
 import DownloadButton from '../shared/DownloadButton.tsx';
+import { TaskActions, TaskFacts } from '../generator/TaskFacts.tsx';
+
+/** The id of a video's card, which an extension's "Extends:" link points at. */
+const cardId = (taskId: string) => `video-${taskId}`;
 
 const MODE_LABELS: Record<HistoryItem['mode'], (locale: Locale) => string> = {
   text: m.history_mode_text,
@@ -32,10 +38,13 @@ function formatDate(value: string, locale: Locale): string | null {
 
 export default function HistoryCard({
   item,
+  source,
   onDelete,
   locale = 'en',
 }: {
   item: HistoryItem;
+  /** The video this one extends, when it is on the same page. */
+  source?: HistoryItem | null;
   onDelete: (item: HistoryItem) => void;
   locale?: Locale;
 }) {
@@ -44,7 +53,12 @@ export default function HistoryCard({
   const promptId = `history-prompt-${item.id}`;
 
   return (
-    <li className="card history-card" data-testid="history-item">
+    <li
+      className="card history-card"
+      id={cardId(item.id)}
+      data-testid="history-item"
+      data-task-id={item.id}
+    >
       <video
         className="history-card__video"
         src={item.result_url}
@@ -65,6 +79,11 @@ export default function HistoryCard({
           <span>{MODEL_NAMES[item.model] ?? item.model}</span>
           {dateText && <time dateTime={date}>{dateText}</time>}
         </p>
+        <TaskFacts
+          task={item}
+          source={source ? { href: `#${cardId(source.id)}`, label: source.prompt } : null}
+          locale={locale}
+        />
         <div className="history-card__actions">
           <DownloadButton
             url={item.result_url}
@@ -83,6 +102,9 @@ export default function HistoryCard({
           >
             {m.history_delete(locale)}
           </button>
+        </div>
+        <div className="history-card__actions history-card__actions--more">
+          <TaskActions task={item} describedBy={promptId} locale={locale} />
         </div>
       </div>
     </li>

@@ -1,11 +1,12 @@
 /**
  * The video calls (spec 7 "video calls"): submit a generation, read a task's status, list the
- * history, delete a video (issue 34). Generation and status requests also name the user (spec 6) next to the bearer token.
+ * history, delete a video (issue 34), price a choice of options (issue 35). Generation and status requests also name the user (spec 6) next to the bearer token.
  */
 import type { PublicUser } from '../../../shared/api/auth.ts';
 import type {
   GenerateResponse,
   HistoryResponse,
+  QuoteResponse,
   TaskStatusResponse,
 } from '../../../shared/api/video.ts';
 import { api, REQUEST_TIMEOUT_MS } from './http.ts';
@@ -56,4 +57,14 @@ export async function getHistoryAfter(cursor: string, limit: number): Promise<Hi
 /** DELETE /api/video/{taskId}: the video leaves history and the store (204; 404 once gone). */
 export async function deleteVideo(taskId: string): Promise<void> {
   await api.delete(`/api/video/${encodeURIComponent(taskId)}`);
+}
+
+/**
+ * GET /api/video/quote (issue 35): what a request with these fields (`query`, as the generate
+ * form names them) would cost, or a 400 naming the option no configured service can do.
+ */
+export async function getQuote(query: string, signal?: AbortSignal): Promise<QuoteResponse> {
+  return api
+    .get('/api/video/quote', { searchParams: query, retry: 0, signal })
+    .json<QuoteResponse>();
 }

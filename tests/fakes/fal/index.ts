@@ -16,7 +16,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createFalProvider } from '../../../server/domains/video/providers/fal/adapter.ts';
 import { closeServer, listen, sendJson, allowList } from '../http.ts';
-import { testVideo } from '../video/test-video.ts';
+import { shapedVideo } from '../video/shape.ts';
 import { handleCdn, handleRest } from './public.ts';
 import { FAILURE_MESSAGE, handleQueue, POLICY_MESSAGE } from './queue.ts';
 import { newKeyPair, type FalState } from './state.ts';
@@ -81,7 +81,7 @@ export async function startFalFake(
     jobs: [],
     requests: [],
     pollsUntilDone: opts.pollsUntilDone ?? 1,
-    video: () => testVideo(),
+    video: (shape) => shapedVideo(shape),
     policyMessage: POLICY_MESSAGE,
     resultUrl: null,
     failureMessage: FAILURE_MESSAGE,

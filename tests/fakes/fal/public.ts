@@ -30,13 +30,14 @@ export async function handleCdn(
 ): Promise<void> {
   const { url, entry } = logged(state, 'cdn', req);
   const file = /^\/files\/([0-9a-f]+)\/output\.mp4$/.exec(url.pathname);
-  if (req.method !== 'GET' || !file || !state.files.has(file[1] ?? '')) {
+  const job = state.jobs.get(state.files.get(file?.[1] ?? '') ?? '');
+  if (req.method !== 'GET' || !file || !job) {
     entry.status = 404;
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('Not Found');
     return;
   }
-  const video = await state.fake.video();
+  const video = await state.fake.video(job.shape);
   entry.status = 200;
   res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(video.length) });
   res.end(video);

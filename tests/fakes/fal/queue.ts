@@ -10,7 +10,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, sendJson } from '../http.ts';
 import type { FakeJob } from '../video/control.ts';
-import { inputProblems, readImage } from './request-body.ts';
+import { DEFAULT_SHAPE, mp4Seconds, type FakeVideoShape } from '../video/shape.ts';
+import { endpointKind, inputProblems, readImage, readVideo } from './request-body.ts';
 import { outcomeOf, phaseOf, VEO_ENDPOINTS, type FalState, type Job } from './state.ts';
 import type { FalRequestLog } from './types.ts';
 
@@ -102,7 +103,8 @@ function submit(state: FalState, url: URL, raw: string, entry: FalRequestLog, se
   entry.body = body;
   const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const prompt = typeof input.prompt === 'string' ? input.prompt : '';
-  const image = 'image_url' in input ? readImage(input.image_url) : undefined;
+  const firstFrame = input.image_url ?? input.first_frame_url;
+  const image = firstFrame !== undefined ? readImage(firstFrame) : undefined;
   const webhookUrl = url.searchParams.get('fal_webhook') ?? undefined;
   const view: FakeJob = {
     requestId: randomUUID(),
@@ -119,6 +121,7 @@ function submit(state: FalState, url: URL, raw: string, entry: FalRequestLog, se
     outcome: outcomeOf(prompt),
     problems: inputProblems(endpoint, body),
     prompt,
+    shape: shapeOf(endpoint, input),
   };
   state.jobs.set(view.requestId, job);
   state.fake.jobs.push(view);
@@ -135,6 +138,22 @@ function submit(state: FalState, url: URL, raw: string, entry: FalRequestLog, se
     ...urlsOf(state, job),
     queue_position: phase.status === 'IN_QUEUE' ? phase.queue_position : 0,
   });
+}
+
+/** The video a valid input makes: its aspect ratio, resolution and length (an extension: the
+ * source followed by the 7 s asked for, in one clip). */
+function shapeOf(endpoint: string, input: Record<string, unknown>): FakeVideoShape {
+  const seconds = typeof input.duration === 'string' ? Number.parseInt(input.duration, 10) : 8;
+  let total = Number.isFinite(seconds) ? seconds : DEFAULT_SHAPE.seconds;
+  if (endpointKind(endpoint) === 'extend-video') {
+    const source = readVideo(input.video_url);
+    total += Buffer.isBuffer(source) ? (mp4Seconds(source) ?? 0) : 0;
+  }
+  return {
+    aspectRatio: input.aspect_ratio === '9:16' ? '9:16' : '16:9',
+    resolution: input.resolution === '1080p' ? '1080p' : '720p',
+    seconds: Math.round(total),
+  };
 }
 
 function status(state: FalState, job: Job, send: Send): void {
@@ -185,7 +204,7 @@ export async function resultOf(
     // fal marks a downstream failure as worth retrying: a new submit, never a refetch.
     return { status: 500, body: { detail }, headers: { 'x-fal-retryable': 'true' } };
   }
-  const video = await state.fake.video();
+  const video = await state.fake.video(job.shape);
   const fileId = randomBytes(8).toString('hex');
   state.files.set(fileId, job.view.requestId);
   return {

@@ -4,16 +4,25 @@
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { FakeJob, SubmitFailure } from '../video/control.ts';
+import type { FakeVideoShape } from '../video/shape.ts';
 import type { FalFake } from './types.ts';
 import type { FalDetail } from './request-body.ts';
 
 /** The current Veo 3.1 endpoints (fal-js endpoint types, 2026-08-02); everything else is 404. */
-export const VEO_ENDPOINTS = new Set(
-  ['fal-ai/veo3.1', 'fal-ai/veo3.1/fast', 'fal-ai/veo3.1/lite'].flatMap((base) => [
-    base,
-    `${base}/image-to-video`,
-  ]),
-);
+export const VEO_ENDPOINTS = new Set([
+  'fal-ai/veo3.1',
+  'fal-ai/veo3.1/image-to-video',
+  'fal-ai/veo3.1/first-last-frame-to-video',
+  'fal-ai/veo3.1/reference-to-video',
+  'fal-ai/veo3.1/extend-video',
+  'fal-ai/veo3.1/fast',
+  'fal-ai/veo3.1/fast/image-to-video',
+  'fal-ai/veo3.1/fast/first-last-frame-to-video',
+  'fal-ai/veo3.1/fast/extend-video',
+  'fal-ai/veo3.1/lite',
+  'fal-ai/veo3.1/lite/image-to-video',
+  'fal-ai/veo3.1/lite/first-last-frame-to-video',
+]);
 
 export type Outcome = 'success' | 'policy' | 'fail' | 'hang';
 
@@ -27,6 +36,8 @@ export interface Job {
   problems: FalDetail[];
   /** The prompt as sent, for the content-policy error's `input`. */
   prompt: string;
+  /** The video the job makes: the shape and length its input asked for. */
+  shape: FakeVideoShape;
 }
 
 export interface FalState {

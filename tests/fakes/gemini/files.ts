@@ -48,7 +48,8 @@ export async function handleStorage(
     );
     return;
   }
-  const video = await state.fake.video();
+  const fileId = /^\/videos\/([0-9a-f]+)\.mp4/.exec(entry.path)?.[1] ?? '';
+  const video = await state.fake.video(state.files.get(fileId)?.shape);
   res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(video.length) });
   res.end(video);
 }

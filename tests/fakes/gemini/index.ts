@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createGeminiProvider } from '../../../server/domains/video/providers/gemini/adapter.ts';
 import { closeServer, listen, sendJson, allowList } from '../http.ts';
-import { testVideo } from '../video/test-video.ts';
+import { shapedVideo } from '../video/shape.ts';
 import { handleApi } from './api.ts';
 import { googleError } from './errors.ts';
 import { handleStorage } from './files.ts';
@@ -67,7 +67,7 @@ export async function startGeminiFake(
     images: new Map(),
     pollsUntilDone: opts.pollsUntilDone ?? 1,
     submitDelayMs: 0,
-    video: () => testVideo(),
+    video: (shape) => shapedVideo(shape),
     failSubmits(count, failure) {
       for (let i = 0; i < count; i += 1) state.submitFailures.push(failure);
     },

@@ -62,7 +62,8 @@ async function interactionJson(state: GeminiState, job: Job): Promise<Json> {
   };
   if (job.status === 'completed' && job.fileId) {
     const video: Json = { type: 'video', mime_type: 'video/mp4' };
-    if (job.delivery === 'inline') video.data = (await state.fake.video()).toString('base64');
+    if (job.delivery === 'inline')
+      video.data = (await state.fake.video(job.shape)).toString('base64');
     else video.uri = `${state.fake.url}/v1beta/files/${job.fileId}:download?alt=media`;
     json.steps = [{ type: 'model_output', content: [video] }];
     json.usage = {
@@ -134,6 +135,8 @@ export async function createInteraction(
     outcome: outcomeOf(request.prompt),
     status: 'in_progress',
     delivery: request.delivery,
+    shape: request.shape,
+    imageCount: request.imageCount,
     created: now,
     updated: now,
   };

@@ -8,10 +8,17 @@
 export interface CreateRequest {
   model: string;
   prompt: string;
+  /** The first frame (image_to_video), or the first reference image. */
   image?: { data: Buffer; mimeType: string };
+  /** How many images came (reference_to_video: one to three). */
+  imageCount: number;
   delivery: 'inline' | 'uri';
   background: boolean;
+  /** The video the interaction makes, as response_format asked (defaults: 16:9, 720p, 8 s). */
+  shape: FakeVideoShape;
 }
+
+import type { FakeVideoShape } from '../video/shape.ts';
 
 type Json = Record<string, unknown>;
 type Result = { ok: CreateRequest } | { problem: string };
@@ -86,13 +93,15 @@ function unknownKey(obj: Json, allowed: readonly string[], at: string): string |
   return extra === undefined ? null : unknownName(extra, at);
 }
 
-function parseInput(input: unknown): { prompt: string; image?: CreateRequest['image'] } | string {
+type Image = NonNullable<CreateRequest['image']>;
+
+function parseInput(input: unknown): { prompt: string; images: Image[] } | string {
   if (typeof input === 'string') {
-    return input.trim() === '' ? 'input must not be empty.' : { prompt: input };
+    return input.trim() === '' ? 'input must not be empty.' : { prompt: input, images: [] };
   }
   if (!Array.isArray(input) || input.length === 0) return badValue('input', 'TYPE_MESSAGE', input);
   const texts: string[] = [];
-  let image: CreateRequest['image'];
+  const images: Image[] = [];
   for (const [i, raw] of input.entries()) {
     const at = `input[${i}]`;
     const block = objectOr(raw);
@@ -105,7 +114,6 @@ function parseInput(input: unknown): { prompt: string; image?: CreateRequest['im
     } else if (block.type === 'image') {
       const problem = unknownKey(block, ['type', 'data', 'uri', 'mime_type', 'resolution'], at);
       if (problem) return problem;
-      if (image) return 'Only one input image is supported for image_to_video.';
       if (block.uri !== undefined)
         return `${at}.uri: only inline image data is supported by this fake.`;
       if (typeof block.data !== 'string' || !isBase64(block.data)) {
@@ -114,14 +122,14 @@ function parseInput(input: unknown): { prompt: string; image?: CreateRequest['im
       if (typeof block.mime_type !== 'string' || !IMAGE_TYPES.has(block.mime_type)) {
         return `Unsupported MIME type: ${String(block.mime_type)}`;
       }
-      image = { data: Buffer.from(block.data, 'base64'), mimeType: block.mime_type };
+      images.push({ data: Buffer.from(block.data, 'base64'), mimeType: block.mime_type });
     } else {
       return badValue(`${at}.type`, 'TYPE_ENUM', block.type);
     }
   }
   const prompt = texts.join('\n');
   if (prompt.trim() === '') return 'A text prompt is required to generate a video.';
-  return image ? { prompt, image } : { prompt };
+  return { prompt, images };
 }
 
 function checkResponseFormat(format: Json, model: string): string | null {
@@ -162,7 +170,28 @@ function checkResponseFormat(format: Json, model: string): string | null {
   return null;
 }
 
-function checkGenerationConfig(config: unknown, hasImage: boolean): string | null {
+const INT32 = 2 ** 31;
+
+/** What each task takes: image_to_video one image, reference_to_video one to three, text none. */
+function taskProblem(task: unknown, images: number): string | null {
+  if (task === 'reference_to_video') {
+    return images >= 1 && images <= 3
+      ? null
+      : `Task reference_to_video takes 1 to 3 reference images, got ${images}.`;
+  }
+  if (images > 1) return 'Only one input image is supported for image_to_video.';
+  if (task === undefined) return null;
+  if (task === 'image_to_video' && images === 0)
+    return 'Task image_to_video requires an input image.';
+  if (task === 'text_to_video' && images > 0)
+    return 'Task text_to_video does not take input images.';
+  if (task !== 'image_to_video' && task !== 'text_to_video') {
+    return `Task ${String(task)} requires reference media that this request does not contain.`;
+  }
+  return null;
+}
+
+function checkGenerationConfig(config: unknown, images: number): string | null {
   const at = 'generation_config';
   const c = objectOr(config);
   if (!c) return badValue(at, 'TYPE_MESSAGE', config);
@@ -171,25 +200,21 @@ function checkGenerationConfig(config: unknown, hasImage: boolean): string | nul
       return `${at}.${key} is not supported for video generation.`;
     if (key !== 'video_config' && key !== 'seed') return unknownName(key, at);
   }
-  if (c.seed !== undefined && !Number.isInteger(c.seed))
+  // A protobuf int32: Google refuses anything outside it.
+  if (
+    c.seed !== undefined &&
+    !(Number.isInteger(c.seed) && (c.seed as number) >= -INT32 && (c.seed as number) < INT32)
+  )
     return badValue(`${at}.seed`, 'TYPE_INT32', c.seed);
-  if (c.video_config === undefined) return null;
+  if (c.video_config === undefined) return taskProblem(undefined, images);
   const video = objectOr(c.video_config);
   if (!video) return badValue(`${at}.video_config`, 'TYPE_MESSAGE', c.video_config);
   const problem = unknownKey(video, ['task'], `${at}.video_config`);
   if (problem) return problem;
-  if (video.task === undefined) return null;
-  if (typeof video.task !== 'string' || !TASKS.has(video.task)) {
+  if (video.task !== undefined && (typeof video.task !== 'string' || !TASKS.has(video.task))) {
     return badValue(`${at}.video_config.task`, 'TYPE_ENUM', video.task);
   }
-  if (video.task === 'image_to_video' && !hasImage)
-    return 'Task image_to_video requires an input image.';
-  if (video.task === 'text_to_video' && hasImage)
-    return 'Task text_to_video does not take input images.';
-  if (video.task !== 'image_to_video' && video.task !== 'text_to_video') {
-    return `Task ${video.task} requires reference media that this request does not contain.`;
-  }
-  return null;
+  return taskProblem(video.task, images);
 }
 
 /** The body's meaning, or Google's INVALID_ARGUMENT text. `model` must be checked as known first. */
@@ -210,18 +235,35 @@ export function parseCreateBody(body: unknown): Result {
   if (typeof input === 'string') return { problem: input };
 
   let delivery: CreateRequest['delivery'] = 'inline';
+  const shape: FakeVideoShape = { aspectRatio: '16:9', resolution: '720p', seconds: 8 };
   if (b.response_format !== undefined) {
     const formats = Array.isArray(b.response_format) ? b.response_format : [b.response_format];
     const video = formats.map(objectOr);
     if (video.length !== 1 || !video[0])
       return { problem: badValue('response_format', 'TYPE_MESSAGE', b.response_format) };
-    const problem = checkResponseFormat(video[0], b.model);
+    const format = video[0];
+    const problem = checkResponseFormat(format, b.model);
     if (problem) return { problem };
-    if (video[0].delivery === 'uri') delivery = 'uri';
+    if (format.delivery === 'uri') delivery = 'uri';
+    if (format.aspect_ratio === '9:16') shape.aspectRatio = '9:16';
+    if (format.resolution === '1080p') shape.resolution = '1080p';
+    if (typeof format.duration === 'string') shape.seconds = Number.parseFloat(format.duration);
   }
-  if (b.generation_config !== undefined) {
-    const problem = checkGenerationConfig(b.generation_config, input.image !== undefined);
-    if (problem) return { problem };
-  }
-  return { ok: { model: b.model, ...input, delivery, background: b.background === true } };
+  const problem =
+    b.generation_config === undefined
+      ? taskProblem(undefined, input.images.length)
+      : checkGenerationConfig(b.generation_config, input.images.length);
+  if (problem) return { problem };
+  const [image] = input.images;
+  return {
+    ok: {
+      model: b.model,
+      prompt: input.prompt,
+      ...(image ? { image } : {}),
+      imageCount: input.images.length,
+      delivery,
+      background: b.background === true,
+      shape,
+    },
+  };
 }

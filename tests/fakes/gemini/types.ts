@@ -1,5 +1,6 @@
 /** The Gemini fake's public shapes: the fake itself and its request log. */
 import type { FakeJob, FakeRequestLog, VideoProviderFake } from '../video/control.ts';
+import type { FakeVideoShape } from '../video/shape.ts';
 
 export interface GeminiRequestLog extends FakeRequestLog {
   /** Which server answered: the API, or the storage host its file route redirects to. */
@@ -32,6 +33,10 @@ export interface Job extends FakeJob {
   delivery: 'inline' | 'uri';
   created: string;
   updated: string;
+  /** The video the interaction makes, as its response_format asked. */
+  shape: FakeVideoShape;
+  /** How many images the request sent (a first frame, or reference images). */
+  imageCount: number;
   /** The file id of the finished video, once there is one. */
   fileId?: string;
 }

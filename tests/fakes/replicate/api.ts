@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { headerOf, logRequest, readBody, sendJson } from '../http.ts';
-import { bodyProblems, describeImage, validationError } from './input.ts';
+import { bodyProblems, describeImage, modelProblems, validationError } from './input.ts';
 import {
   cancel,
   outcomeOf,
@@ -150,6 +150,8 @@ function create(
   }
 
   const input = record.input as Record<string, unknown>;
+  const ruled = modelProblems(target.model, input);
+  if (ruled.length > 0) return send(422, validationError(ruled));
   const prompt = input.prompt as string;
   const image = typeof input.image === 'string' ? describeImage(input.image) : undefined;
   const webhook = typeof record.webhook === 'string' ? record.webhook : undefined;
@@ -164,6 +166,15 @@ function create(
     outcome: outcomeOf(prompt),
     version: target.version,
     input,
+    // What the prediction makes; resolution defaults as the models' schemas say.
+    shape: {
+      aspectRatio: input.aspect_ratio === '9:16' ? '9:16' : '16:9',
+      resolution:
+        (input.resolution ?? (target.model === 'google/veo-3.1' ? '1080p' : '720p')) === '1080p'
+          ? '1080p'
+          : '720p',
+      seconds: typeof input.duration === 'number' ? input.duration : 8,
+    },
     status: 'starting',
     createdAt: state.now(),
     ...(deadline === undefined ? {} : { deadline }),

@@ -20,7 +20,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createReplicateProvider } from '../../../server/domains/video/providers/replicate/adapter.ts';
 import { closeServer, listen, sendJson, allowList } from '../http.ts';
-import { testVideo } from '../video/test-video.ts';
+import { shapedVideo } from '../video/shape.ts';
 import { handleApi, MODELS } from './api.ts';
 import { FAIL_ERROR, POLICY_ERROR } from './predictions.ts';
 import type { FakeState, ReplicateFake } from './types.ts';
@@ -71,7 +71,7 @@ export async function startReplicateFake(
     requests: [],
     pollsUntilDone: opts.pollsUntilDone ?? 1,
     submitDelayMs: 0,
-    video: () => testVideo(),
+    video: (shape) => shapedVideo(shape),
 
     createAdapter(adapterOpts = {}) {
       return createReplicateProvider({

@@ -5,7 +5,9 @@
  * gojsonschema's wording, as Replicate's are). The top level follows the OpenAPI request schema
  * (additionalProperties: false); `input` follows the Veo 3.1 model schema on replicate.com
  * (google/veo-3.1 and -fast share it), strictly: an unknown input field is refused too, so an
- * adapter typo fails loudly here instead of being ignored.
+ * adapter typo fails loudly here instead of being ignored. The rules the schema cannot say are
+ * checked too (`modelProblems`): -fast has no `reference_images`; reference images only with
+ * 16:9 and 8 s and without a first frame; `last_frame` only with `image`.
  */
 
 export interface InvalidField {
@@ -150,6 +152,39 @@ export function bodyProblems(body: unknown, withVersion: boolean): InvalidField[
   if (top.length > 0) return top;
   const input = record.input as Record<string, unknown>;
   return checkObject(input, VEO_INPUT, ['prompt'], 'input');
+}
+
+/** The model's own rules for an input that passed the schema (see the header). */
+export function modelProblems(model: string, input: Record<string, unknown>): InvalidField[] {
+  const problems: InvalidField[] = [];
+  if ('reference_images' in input) {
+    if (model === 'google/veo-3.1-fast') {
+      problems.push({
+        type: 'additional_property_not_allowed',
+        field: 'input',
+        description: 'Additional property reference_images is not allowed',
+      });
+    } else if (
+      (input.aspect_ratio ?? '16:9') !== '16:9' ||
+      (input.duration ?? 8) !== 8 ||
+      'image' in input
+    ) {
+      problems.push({
+        type: 'condition',
+        field: 'input.reference_images',
+        description:
+          'reference_images are only supported with aspect_ratio 16:9, duration 8 and no image',
+      });
+    }
+  }
+  if ('last_frame' in input && !('image' in input)) {
+    problems.push({
+      type: 'condition',
+      field: 'input.last_frame',
+      description: 'last_frame requires image',
+    });
+  }
+  return problems;
 }
 
 /** Replicate's 422 body for these problems. */

@@ -6,6 +6,7 @@ import type {
   SubmitFailure,
   VideoProviderFake,
 } from '../video/control.ts';
+import type { FakeVideoShape } from '../video/shape.ts';
 
 export interface ReplicateFakeRequest extends FakeRequestLog {
   /** `api` (api.replicate.com) or `delivery` (replicate.delivery, where outputs live). */
@@ -59,6 +60,8 @@ export interface Job extends FakeJob {
   /** The version id, or 'hidden' when created through an official model's endpoint. */
   version: string;
   input: Record<string, unknown>;
+  /** The video the prediction makes, as its input asked. */
+  shape: FakeVideoShape;
   status: Status;
   createdAt: number;
   startedAt?: number;

@@ -86,7 +86,7 @@ export async function handleDelivery(
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
     return;
   }
-  const video = await state.fake.video();
+  const video = await state.fake.video(job.shape);
   entry.status = 200;
   res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(video.length) });
   res.end(req.method === 'HEAD' ? undefined : video);

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVertexProvider } from '../../../server/domains/video/providers/vertex/adapter.ts';
 import { closeServer, listen, allowList } from '../http.ts';
-import { testVideo } from '../video/test-video.ts';
+import { shapedVideo } from '../video/shape.ts';
 import { writeServiceAccountKey } from './auth.ts';
 import { createServers } from './servers.ts';
 import type { VertexFake, VertexFakeOptions, VertexState } from './types.ts';
@@ -82,7 +82,7 @@ export async function startVertexFake(opts: VertexFakeOptions = {}): Promise<Ver
     requests: [],
     issuedTokens: [],
     pollsUntilDone: opts.pollsUntilDone ?? 1,
-    video: () => testVideo(),
+    video: (shape) => shapedVideo(shape),
     gcs: opts.gcs ?? false,
     policyOnSubmit: false,
     redirectMedia: false,

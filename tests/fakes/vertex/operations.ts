@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { googleError, sendFailure } from './errors.ts';
 import { bodyProblem } from './request-body.ts';
+import { mp4Seconds } from '../video/shape.ts';
 import type { Job, Outcome, Send, VertexState } from './types.ts';
 
 /** The Veo ids Vertex serves today (3.0 and 2.0 were retired 2026-06-30). */
@@ -62,8 +63,17 @@ export function submit(
   if (problem) return send(400, googleError(400, 'INVALID_ARGUMENT', problem));
 
   const { instances, parameters } = body as {
-    instances: Array<{ prompt: string; image?: { bytesBase64Encoded?: string; mimeType: string } }>;
-    parameters: { storageUri?: string };
+    instances: Array<{
+      prompt: string;
+      image?: { bytesBase64Encoded?: string; mimeType: string };
+      video?: { bytesBase64Encoded?: string };
+    }>;
+    parameters: {
+      storageUri?: string;
+      aspectRatio?: string;
+      resolution?: string;
+      durationSeconds: number;
+    };
   };
   const instance = instances[0] ?? { prompt: '' };
   const outcome = outcomeOf(instance.prompt);
@@ -73,10 +83,18 @@ export function submit(
   const id = randomUUID();
   const name = `${endpoint}/operations/${id}`;
   const image = instance.image;
+  // An extension's result is one clip: the source followed by the seconds asked for.
+  const source = instance.video?.bytesBase64Encoded;
+  const sourceSeconds = source ? (mp4Seconds(Buffer.from(source, 'base64')) ?? 0) : 0;
   const job: Job = {
     id,
     outcome,
     storageUri: parameters.storageUri,
+    shape: {
+      aspectRatio: parameters.aspectRatio === '9:16' ? '9:16' : '16:9',
+      resolution: parameters.resolution === '1080p' ? '1080p' : '720p',
+      seconds: Math.round(sourceSeconds + parameters.durationSeconds),
+    },
     fake: {
       requestId: name,
       model,
@@ -144,7 +162,7 @@ async function finished(state: VertexState, name: string, job: Job): Promise<unk
     state.objects.set(gcsUri.slice('gs://'.length), job);
     return response({ videos: [{ gcsUri, mimeType: 'video/mp4' }] });
   }
-  const video = await state.fake.video();
+  const video = await state.fake.video(job.shape);
   return response({
     videos: [{ bytesBase64Encoded: video.toString('base64'), mimeType: 'video/mp4' }],
   });

@@ -99,10 +99,9 @@ async function handleStorage(state: VertexState, req: IncomingMessage, res: Serv
       ),
     );
   }
-  if (!state.objects.has(key)) {
-    return send(404, storageError(404, 'notFound', `No such object: ${key}`));
-  }
-  const video = await state.fake.video();
+  const job = state.objects.get(key);
+  if (!job) return send(404, storageError(404, 'notFound', `No such object: ${key}`));
+  const video = await state.fake.video(job.shape);
   if (url.searchParams.get('alt') !== 'media') {
     return send(200, {
       kind: 'storage#object',
@@ -123,10 +122,9 @@ async function handleStorage(state: VertexState, req: IncomingMessage, res: Serv
 async function handleElsewhere(state: VertexState, req: IncomingMessage, res: ServerResponse) {
   const { url, send } = logged(state, 'elsewhere', req, res);
   const match = /^\/media\/([^/]+)$/.exec(url.pathname);
-  if (!match || !state.objects.has(decodeURIComponent(match[1] ?? ''))) {
-    return send(404, 'Not Found');
-  }
-  return send(200, await state.fake.video(), { 'content-type': 'video/mp4' });
+  const job = match ? state.objects.get(decodeURIComponent(match[1] ?? '')) : undefined;
+  if (!job) return send(404, 'Not Found');
+  return send(200, await state.fake.video(job.shape), { 'content-type': 'video/mp4' });
 }
 
 async function handleTokenServer(state: VertexState, req: IncomingMessage, res: ServerResponse) {

@@ -7,6 +7,7 @@ import type {
   SubmitFailure,
   VideoProviderFake,
 } from '../video/control.ts';
+import type { FakeVideoShape } from '../video/shape.ts';
 
 export interface VertexFakeRequest extends FakeRequestLog {
   /** Which of the fake's origins got it: the Vertex API, the OAuth token endpoint, Cloud
@@ -60,6 +61,8 @@ export interface Job {
   storageUri?: string;
   /** The operation's id (last path segment). */
   id: string;
+  /** The video the operation makes, as its body asked. */
+  shape: FakeVideoShape;
 }
 
 export interface VertexState {

@@ -17,6 +17,7 @@ import type {
 import type { OutboundPolicy } from '../../../server/core/outbound.ts';
 import type { RetryPolicy } from '../../../server/domains/video/providers/http.ts';
 import type { VideoProviderName } from '../../../server/domains/video/providers/index.ts';
+import type { FakeVideoShape } from './shape.ts';
 
 /** A registered provider's name (PROVIDERS): each hosted one has a fake. */
 export type FakeProviderName = VideoProviderName;
@@ -68,8 +69,11 @@ export interface VideoProviderFake {
   readonly requests: FakeRequestLog[];
   /** Status checks a job needs before it finishes (default 1). */
   pollsUntilDone: number;
-  /** What finished jobs serve (default `testVideo()`: 8 s with audio); tests swap in a bad one. */
-  video: () => Promise<Buffer>;
+  /**
+   * What finished jobs serve: by default the test video in the shape the job asked for
+   * (./shape.ts; the spec's clip is `testVideo()`, 8 s with audio); tests swap in a bad one.
+   */
+  video: (shape?: FakeVideoShape) => Promise<Buffer>;
   /** The next `count` submits are answered with this error, before any job is created. */
   failSubmits(count: number, failure: SubmitFailure): void;
   /** For providers with webhooks: the signed completion webhook for a job, as it would arrive. */

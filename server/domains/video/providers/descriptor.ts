@@ -4,9 +4,9 @@
  * route validation, setup, metrics labels, the admin card and the docs' variable lists are all
  * read from there, so adding a provider touches its folder and one line of that list.
  */
-import { VIDEO_SECONDS } from '../../../../shared/video.ts';
 import type { OutboundPolicy } from '../../../core/outbound.ts';
-import type { VideoMode, VideoProvider } from './types.ts';
+import type { ModelCapabilities } from './capabilities.ts';
+import type { VideoProvider } from './types.ts';
 
 /** One environment variable a provider reads (all are strings; empty means unset). */
 export interface ProviderEnvVar {
@@ -24,48 +24,13 @@ export interface ProviderEnvVar {
   readonly testDouble?: boolean;
 }
 
-/**
- * What the adapter does today (the request it sends), not what the provider's API could do.
- * The next issues add options; each one then widens the lists here and in the adapter together.
- */
+/** What the provider's API does for every model (what each model can do: modelCapabilities). */
 interface ProviderCapabilities {
-  readonly modes: readonly VideoMode[];
-  /** e.g. '16:9'. */
-  readonly aspectRatios: readonly string[];
-  /** e.g. '720p'. */
-  readonly resolutions: readonly string[];
-  readonly durationsSeconds: readonly number[];
-  readonly audio: boolean;
-  /** An end frame besides the first one. */
-  readonly lastFrame: boolean;
-  readonly referenceImages: boolean;
-  readonly negativePrompt: boolean;
-  readonly seed: boolean;
-  /** Continuing an earlier video. */
-  readonly extend: boolean;
   /** `cancel` really stops the job at the provider (false: a no-op, the job runs out). */
   readonly cancel: boolean;
   /** Completion webhooks (`verifyWebhook` present); false: polling only. */
   readonly webhooks: boolean;
 }
-
-/**
- * The one clip every adapter sends today (spec 4: 8 s with audio, 16:9, 720p, from text or a
- * first frame) and none of the extras. A descriptor spreads it and says what differs (cancel,
- * webhooks); an adapter that learns an option widens its own copy.
- */
-export const FIXED_CLIP = {
-  modes: ['text', 'image'],
-  aspectRatios: ['16:9'],
-  resolutions: ['720p'],
-  durationsSeconds: [VIDEO_SECONDS],
-  audio: true,
-  lastFrame: false,
-  referenceImages: false,
-  negativePrompt: false,
-  seed: false,
-  extend: false,
-} as const satisfies Omit<ProviderCapabilities, 'cancel' | 'webhooks'>;
 
 /** A provider's own variables, by name, after defaults (only the ones it declares). */
 export type ProviderEnv = Readonly<Record<string, string>>;
@@ -96,6 +61,11 @@ interface DescriptorFacts<Name extends string> {
   /** More that must be set when a route names it and webhooks are on (VIDEO_WEBHOOK_BASE). */
   readonly requiresForWebhooks?: readonly string[];
   readonly capabilities: ProviderCapabilities;
+  /**
+   * What the adapter does with this model id (issue 35): the options it sends in the provider's
+   * own fields. A model id the provider has no checked facts for gets FIXED_MODEL.
+   */
+  modelCapabilities(model: string): ModelCapabilities;
   /**
    * USD per second of video for a model, or null where no checked figure exists yet (the price
    * table of the next issues fills these; nothing is guessed).

@@ -11,7 +11,15 @@
  * what is safe to do next (retry later, fail over to the next route entry, fail and refund).
  */
 
+import type { VideoOptions } from '../../../../shared/video-options.ts';
+
 export type VideoMode = 'text' | 'image';
+
+/** An image a job sends: the bytes and their type (PNG or JPEG, re-encoded by us). */
+export interface JobImage {
+  data: Buffer;
+  mimeType: string;
+}
 
 export interface VideoJobInput {
   prompt: string;
@@ -19,7 +27,24 @@ export interface VideoJobInput {
   /** The provider's own model id, from the route entry (e.g. `fal-ai/veo3.1`). */
   model: string;
   /** The first frame, required in image mode (a PNG re-encoded by us, at most 1920 px). */
-  image?: { data: Buffer; mimeType: string };
+  image?: JobImage;
+  /**
+   * The creative options (issue 35), always complete: DEFAULT_OPTIONS is the spec's clip. The
+   * worker sends a job only to a route entry whose model can do all of them
+   * (providers/capabilities.ts), and the adapter sends each in its provider's own field names,
+   * choosing the model's variant endpoint where the provider has one per feature (fal's
+   * `/fast`, `/first-last-frame-to-video`, `/reference-to-video`, `/extend-video`).
+   */
+  options: VideoOptions;
+  /** Image mode with `options.lastFrame`: the frame the video ends on. */
+  lastFrame?: JobImage;
+  /** Text mode with `options.referenceImages` > 0: that many images of the subject. */
+  referenceImages?: JobImage[];
+  /**
+   * `options.extend`: the finished video to continue (an MP4 of ours). The result is one clip:
+   * this video followed by EXTEND_SECONDS more, with audio throughout.
+   */
+  sourceVideo?: { data: Buffer; mimeType: 'video/mp4'; durationSeconds: number };
   /** Our task id: for logs, idempotency keys and metadata where the provider takes them. */
   taskId: string;
   /**

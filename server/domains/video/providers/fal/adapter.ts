@@ -24,6 +24,8 @@
  */
 import { VideoProviderError } from '../errors.ts';
 import { createWebhookVerifier } from './webhook.ts';
+import { FAL_EXTEND_MAX_SOURCE_SECONDS, falEndpoint } from './models.ts';
+import { optionInputProblem } from '../option-inputs.ts';
 import {
   DEFAULT_FAL_JWKS_URL,
   DEFAULT_FAL_QUEUE_URL,
@@ -71,6 +73,13 @@ function checkJob(input: VideoJobInput): void {
   if (input.prompt.trim() === '') throw refuse('the prompt is empty');
   if (input.mode === 'image' && !input.image) throw refuse('image mode needs an image');
   if (input.mode === 'text' && input.image) throw refuse('text mode takes no image');
+  const problem = optionInputProblem(input);
+  if (problem) throw refuse(problem);
+  const source = input.sourceVideo;
+  if (input.options.extend && source && source.durationSeconds > FAL_EXTEND_MAX_SOURCE_SECONDS) {
+    // fal's extend-video takes at most 8 s of source; the worker fails over to a route that can.
+    throw refuse(`extend-video takes up to ${FAL_EXTEND_MAX_SOURCE_SECONDS} s of source video`);
+  }
 }
 
 export function createFalProvider(settings: FalSettings): VideoProvider {
@@ -139,12 +148,14 @@ export function createFalProvider(settings: FalSettings): VideoProvider {
 
     async submit(input, signal) {
       checkJob(input);
-      const url = new URL(`${queueBase}/${input.model}`);
+      // The route names the family; the job's tier and feature pick the endpoint (./models.ts).
+      const endpoint = falEndpoint(input);
+      const url = new URL(`${queueBase}/${endpoint}`);
       if (input.webhookUrl) url.searchParams.set('fal_webhook', input.webhookUrl);
       const answer = (await submitHttp.json(
         'submit',
         url,
-        { method: 'POST', body: submitBody(input) },
+        { method: 'POST', body: submitBody(input, endpoint) },
         signal,
       )) as Record<string, unknown> | null;
       const requestId = answer?.request_id;
@@ -155,10 +166,10 @@ export function createFalProvider(settings: FalSettings): VideoProvider {
           detail: JSON.stringify(answer).slice(0, 300),
         });
       }
-      const derived = derivedUrls(queueBase, input.model, requestId);
+      const derived = derivedUrls(queueBase, endpoint, requestId);
       return encodeJobId({
         requestId,
-        model: input.model,
+        model: endpoint,
         statusUrl: pick(answer?.status_url, derived.statusUrl),
         responseUrl: pick(answer?.response_url, derived.responseUrl),
         cancelUrl: pick(answer?.cancel_url, derived.cancelUrl),

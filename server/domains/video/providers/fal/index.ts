@@ -1,5 +1,6 @@
 /** fal.ai's queue (Veo 3.1 endpoints): the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
-import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
+import { defineProvider, trimSlash } from '../descriptor.ts';
+import { falModelCapabilities } from './models.ts';
 import { DEFAULT_FAL_JWKS_URL, DEFAULT_FAL_QUEUE_URL } from './wire.ts';
 
 export const fal = defineProvider({
@@ -39,8 +40,10 @@ export const fal = defineProvider({
   isModelId: (model) => /^[a-z0-9][\w.-]*(\/[\w.-]+)+$/i.test(model),
   requires: ['FAL_KEY'],
   requiresForWebhooks: ['FAL_USER_ID'],
-  // ./wire.ts submitBody: 8 s, 16:9, 720p with audio; the first frame as a data URI.
-  capabilities: { ...FIXED_CLIP, cancel: true, webhooks: true },
+  // ./wire.ts submitBody: 8 s with audio in the options' shape; images and the source video as
+  // data URIs; ./models.ts picks the endpoint (fast, first-last-frame, reference, extend).
+  capabilities: { cancel: true, webhooks: true },
+  modelCapabilities: falModelCapabilities,
   priceUsdPerSecond: () => null,
   metricsLabel: 'fal',
   expectedMs: 3 * 60_000,

@@ -5,8 +5,10 @@
  */
 import { VideoProviderError, type ProviderErrorKind } from '../errors.ts';
 import type { ParsedError } from '../http.ts';
+import { EXTEND_SECONDS } from '../../../../../shared/video-options.ts';
 import { dataUri } from '../image.ts';
 import type { VideoJobInput, VideoJobState } from '../types.ts';
+import { parseVeoEndpoint } from './models.ts';
 
 /** fal's queue API and webhook signing keys (the descriptor's defaults; tests use their fake). */
 export const DEFAULT_FAL_QUEUE_URL = 'https://queue.fal.run';
@@ -42,19 +44,34 @@ export function derivedUrls(queueBase: string, model: string, requestId: string)
 }
 
 /**
- * The Veo 3.1 input (fal-js `Veo31Input` / `Veo31ImageToVideoInput`): 8 s, 16:9, 720p (which the
- * Lite endpoints take too), with audio. The first frame goes inline as a data URI, which fal
- * accepts wherever it takes a file URL, so no upload step (and no second host) is involved.
+ * The Veo 3.1 input for an endpoint (fal-js `Veo31Input`, `Veo31ImageToVideoInput`,
+ * `Veo31FirstLastFrameToVideoInput`, `Veo31ReferenceToVideoInput`, `Veo31ExtendVideoInput`): 8 s
+ * (an extension: 7 s), with audio, in the options' shape and resolution; the negative prompt and
+ * seed only when chosen, so the spec's clip sends exactly what it always did. Images and the
+ * source video go inline as data URIs, which fal accepts wherever it takes a file URL, so no
+ * upload step (and no second host) is involved.
  */
-export function submitBody(input: VideoJobInput): Record<string, unknown> {
-  return {
-    prompt: input.prompt,
-    ...(input.mode === 'image' && input.image ? { image_url: dataUri(input.image) } : {}),
-    duration: '8s',
-    aspect_ratio: '16:9',
-    resolution: '720p',
-    generate_audio: true,
-  };
+export function submitBody(input: VideoJobInput, endpoint: string): Record<string, unknown> {
+  const { options } = input;
+  const feature = parseVeoEndpoint(endpoint)?.feature ?? null;
+  const body: Record<string, unknown> = { prompt: input.prompt };
+  if (feature === 'first-last-frame-to-video') {
+    if (input.image) body.first_frame_url = dataUri(input.image);
+    if (input.lastFrame) body.last_frame_url = dataUri(input.lastFrame);
+  } else if (feature === 'reference-to-video') {
+    body.image_urls = (input.referenceImages ?? []).map(dataUri);
+  } else if (feature === 'extend-video') {
+    if (input.sourceVideo) body.video_url = dataUri(input.sourceVideo);
+  } else if (input.mode === 'image' && input.image) {
+    body.image_url = dataUri(input.image);
+  }
+  body.duration = feature === 'extend-video' ? `${EXTEND_SECONDS}s` : '8s';
+  body.aspect_ratio = options.aspectRatio;
+  body.resolution = options.resolution;
+  body.generate_audio = true;
+  if (options.negativePrompt) body.negative_prompt = options.negativePrompt;
+  if (options.seed !== null) body.seed = options.seed;
+  return body;
 }
 
 export const encodeJobId = (job: FalJob): string => JSON.stringify(job);

@@ -33,6 +33,7 @@ import {
 import { writeInlineVideo } from '../inline-video.ts';
 import type { OutboundPolicy } from '../../../../core/outbound.ts';
 import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
+import { optionInputProblem } from '../option-inputs.ts';
 import {
   createInteractionBody,
   DEFAULT_GEMINI_API_BASE,
@@ -67,6 +68,14 @@ function checkJob(input: VideoJobInput): void {
       input.mode === 'image' ? 'image mode needs an image.' : 'text mode takes no image.',
     );
   }
+  const problem = optionInputProblem(input);
+  if (problem) throw refuse(`${problem}.`);
+  // What ./models.ts refuses for Omni is never sent (the worker routes by capability).
+  const { options } = input;
+  if (options.negativePrompt) throw refuse('Gemini Omni takes no negative prompt.');
+  if (options.lastFrame) throw refuse('Gemini Omni takes no last frame.');
+  if (options.extend) throw refuse('extension is not offered through this adapter.');
+  if (options.tier === 'fast') throw refuse('there is no fast Gemini Omni model.');
 }
 
 function checkJobId(what: string, jobId: string): string {

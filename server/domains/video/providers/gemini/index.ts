@@ -1,5 +1,6 @@
 /** The Gemini API's Interactions (Gemini Omni video): the descriptor PROVIDERS registers. */
-import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
+import { defineProvider, trimSlash } from '../descriptor.ts';
+import { geminiModelCapabilities } from './models.ts';
 import { DEFAULT_GEMINI_API_BASE } from './wire.ts';
 
 export const gemini = defineProvider({
@@ -23,8 +24,10 @@ export const gemini = defineProvider({
   localOnly: false,
   isModelId: (model) => /^[a-z0-9][a-z0-9.-]*$/.test(model),
   requires: ['GEMINI_API_KEY'],
-  // ./wire.ts createInteractionBody: 8 s, 16:9, 720p; polling only.
-  capabilities: { ...FIXED_CLIP, cancel: true, webhooks: false },
+  // ./wire.ts createInteractionBody: 8 s in the options' shape; ./models.ts: what Omni takes
+  // (no negative prompt, last frame, fast tier or extension); polling only.
+  capabilities: { cancel: true, webhooks: false },
+  modelCapabilities: geminiModelCapabilities,
   priceUsdPerSecond: () => null,
   metricsLabel: 'gemini',
   expectedMs: 3 * 60_000,

@@ -23,42 +23,60 @@
 import { durationMs, type ParsedError } from '../http.ts';
 import type { VideoJobInput, VideoJobState } from '../types.ts';
 import { arrayOr, objectOr, stringOr, type Json } from '../json.ts';
+import { int32Seed } from './models.ts';
 
 /** The Gemini API (the descriptor's default; tests use their fake). */
 export const DEFAULT_GEMINI_API_BASE = 'https://generativelanguage.googleapis.com';
 
 /**
- * What every job asks for: one 8-second landscape 720p clip (the product sells exactly that).
- * `duration` is a google.protobuf.Duration in its JSON form ("8s"): the SDK types it as a string
- * and a bare number is refused. `delivery: 'uri'`: the finished interaction then carries a Files
- * API address instead of the whole MP4 as base64, so every poll (and the re-read before the
- * download) stays a few hundred bytes, and the video streams to disk instead of through memory
- * twice (text, then bytes). Inline `data` is still read if Google sends it anyway.
+ * What a job asks for: one 8-second clip in the options' shape and resolution (the product
+ * sells exactly that). `duration` is a google.protobuf.Duration in its JSON form ("8s"): the SDK
+ * types it as a string and a bare number is refused. `delivery: 'uri'`: the finished interaction
+ * then carries a Files API address instead of the whole MP4 as base64, so every poll (and the
+ * re-read before the download) stays a few hundred bytes, and the video streams to disk instead
+ * of through memory twice (text, then bytes). Inline `data` is still read if Google sends it.
  */
-const RESPONSE_FORMAT = {
-  type: 'video',
-  aspect_ratio: '16:9',
-  duration: '8s',
-  resolution: '720p',
-  delivery: 'uri',
-} as const;
+const RESPONSE_FORMAT = { type: 'video', duration: '8s', delivery: 'uri' } as const;
 
-/** The `POST /v1beta/interactions` body for one job. */
+const imageBlock = (image: { data: Buffer; mimeType: string }) => ({
+  type: 'image',
+  data: image.data.toString('base64'),
+  mime_type: image.mimeType,
+});
+
+/**
+ * The `POST /v1beta/interactions` body for one job: the prompt alone, or with its first frame
+ * (`image_to_video`) or its reference images (`reference_to_video`); the seed only when chosen.
+ */
 export function createInteractionBody(input: VideoJobInput): Json {
-  const image = input.image;
+  const { options } = input;
+  const images = input.referenceImages?.length
+    ? input.referenceImages
+    : input.image
+      ? [input.image]
+      : [];
+  const task = input.referenceImages?.length
+    ? 'reference_to_video'
+    : input.image
+      ? 'image_to_video'
+      : 'text_to_video';
   return {
     model: input.model,
-    input: image
-      ? [
-          { type: 'text', text: input.prompt },
-          { type: 'image', data: image.data.toString('base64'), mime_type: image.mimeType },
-        ]
+    input: images.length
+      ? [{ type: 'text', text: input.prompt }, ...images.map(imageBlock)]
       : input.prompt,
     // Without it the POST is held open for the whole generation (minutes).
     background: true,
-    response_format: { ...RESPONSE_FORMAT },
+    response_format: {
+      type: RESPONSE_FORMAT.type,
+      aspect_ratio: options.aspectRatio,
+      duration: RESPONSE_FORMAT.duration,
+      resolution: options.resolution,
+      delivery: RESPONSE_FORMAT.delivery,
+    },
     generation_config: {
-      video_config: { task: image ? 'image_to_video' : 'text_to_video' },
+      video_config: { task },
+      ...(options.seed !== null ? { seed: int32Seed(options.seed) } : {}),
     },
   };
 }

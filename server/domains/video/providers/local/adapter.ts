@@ -1,16 +1,72 @@
 /**
  * The local video provider (local mode default): renders with the project's ffmpeg renderer in
- * this process. Jobs live in DATA_DIR/jobs/<id>/ (input.json, the image, output.mp4), so a
- * worker that restarts after a crash finds the job and renders it again from its input.
+ * this process. Jobs live in DATA_DIR/jobs/<id>/ (input.json with the prompt, mode and options;
+ * the first frame, end frame, reference images and the video to extend, each as it was sent;
+ * output.mp4), so a worker that restarts after a crash finds the job and renders it again from
+ * its input. The job id is only `local-<uuid>`, far under the 2 KB a job id may take.
  * At most `renders` jobs render at once (ffmpeg takes a core each); the rest wait their turn and
  * report their place, like a hosted provider's queue.
  */
 import { randomUUID } from 'node:crypto';
 import { access, copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { DEFAULT_OPTIONS, type VideoOptions } from '../../../../../shared/video-options.ts';
 import { VideoProviderError } from '../errors.ts';
-import { renderLocalVideo } from './renderer.ts';
-import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
+import { optionInputProblem } from '../option-inputs.ts';
+import { renderLocalVideo, type RenderRequest } from './renderer.ts';
+import type { VideoJobInput, VideoJobState, VideoMode, VideoProvider } from '../types.ts';
+
+/** input.json: what a render needs besides its files (which options.* say are there). */
+export interface SavedJob {
+  prompt: string;
+  mode: VideoMode;
+  /** Absent in a job saved before the options existed: the spec's clip. */
+  options?: VideoOptions;
+}
+
+/** The files of a job beside input.json, by what they hold. */
+const FILES = {
+  image: 'image',
+  lastFrame: 'last-frame',
+  reference: (i: number) => `reference-${i}`,
+  source: 'source.mp4',
+};
+
+const rejected = (message: string) => new VideoProviderError(message, { kind: 'rejected' });
+
+/** Refuses a job whose images or video do not match its options (the worker's fault, not ours). */
+function checkInput(input: VideoJobInput): void {
+  if (input.mode === 'image' && !input.options.extend && !input.image) {
+    throw rejected('Image mode needs an image.');
+  }
+  const problem = optionInputProblem(input);
+  if (problem) throw rejected(`local: ${problem}.`);
+}
+
+/** The render of a saved job, its files read from `dir` (a job saved without options: the spec's clip). */
+export function renderRequestOf(
+  saved: SavedJob,
+  dir: string,
+): Omit<RenderRequest, 'outputPath' | 'posterPath'> {
+  const options = saved.options ?? DEFAULT_OPTIONS;
+  const { aspectRatio, resolution, tier, negativePrompt, seed } = options;
+  const file = (name: string) => path.join(dir, name);
+  return {
+    prompt: saved.prompt,
+    mode: saved.mode,
+    options: { aspectRatio, resolution, tier, negativePrompt, seed },
+    ...(saved.mode === 'image' && !options.extend ? { imagePath: file(FILES.image) } : {}),
+    ...(options.lastFrame ? { lastFramePath: file(FILES.lastFrame) } : {}),
+    ...(options.referenceImages > 0
+      ? {
+          referenceImagePaths: Array.from({ length: options.referenceImages }, (_, i) =>
+            file(FILES.reference(i)),
+          ),
+        }
+      : {}),
+    ...(options.extend ? { sourceVideoPath: file(FILES.source) } : {}),
+  };
+}
 
 interface RunningJob {
   progress: number;
@@ -53,7 +109,7 @@ export function createLocalVideoProvider(opts: {
     return path.join(opts.jobsDir, id);
   };
 
-  function start(id: string, input: { prompt: string; mode: 'text' | 'image' }) {
+  function start(id: string, input: SavedJob) {
     const dir = jobDir(id);
     const job: RunningJob = {
       progress: 0,
@@ -79,9 +135,7 @@ export function createLocalVideoProvider(opts: {
         try {
           if (job.cancelled) throw new Error('cancelled');
           await renderLocalVideo({
-            prompt: input.prompt,
-            mode: input.mode,
-            ...(input.mode === 'image' ? { imagePath: path.join(dir, 'image') } : {}),
+            ...renderRequestOf(input, dir),
             outputPath: partial,
             posterPath: path.join(dir, 'poster.jpg'),
             onProgress: (fraction) => {
@@ -108,20 +162,24 @@ export function createLocalVideoProvider(opts: {
     name: 'local',
 
     async submit(input: VideoJobInput) {
+      checkInput(input);
       const id = `local-${randomUUID()}`;
       const dir = jobDir(id);
       await mkdir(dir, { recursive: true });
-      if (input.mode === 'image') {
-        if (!input.image) {
-          throw new VideoProviderError('Image mode needs an image.', { kind: 'rejected' });
-        }
-        await writeFile(path.join(dir, 'image'), input.image.data);
+      const { options } = input;
+      const save = (name: string, data: Buffer) => writeFile(path.join(dir, name), data);
+      if (input.image && input.mode === 'image' && !options.extend) {
+        await save(FILES.image, input.image.data);
       }
-      await writeFile(
-        path.join(dir, 'input.json'),
-        JSON.stringify({ prompt: input.prompt, mode: input.mode }),
-      );
-      start(id, input);
+      if (options.lastFrame) await save(FILES.lastFrame, input.lastFrame!.data);
+      for (const [i, image] of (input.referenceImages ?? []).entries()) {
+        await save(FILES.reference(i), image.data);
+      }
+      if (options.extend) await save(FILES.source, input.sourceVideo!.data);
+      // Last: a job whose input.json exists has all its files (a crash before it loses the job).
+      const saved: SavedJob = { prompt: input.prompt, mode: input.mode, options };
+      await writeFile(path.join(dir, 'input.json'), JSON.stringify(saved));
+      start(id, saved);
       return id;
     },
 
@@ -151,8 +209,7 @@ export function createLocalVideoProvider(opts: {
       if (saved === null) {
         return { state: 'failed', kind: 'provider', detail: `the local job ${id} was lost` };
       }
-      const input = JSON.parse(saved) as { prompt: string; mode: 'text' | 'image' };
-      start(id, input);
+      start(id, JSON.parse(saved) as SavedJob);
       return { state: 'running', progress: 0 };
     },
 

@@ -1,6 +1,36 @@
 /** The ffmpeg renderer (local mode's default, offline): the descriptor PROVIDERS registers. */
 import path from 'node:path';
-import { defineProvider, FIXED_CLIP } from '../descriptor.ts';
+import {
+  ASPECT_RATIOS,
+  MAX_REFERENCE_IMAGES,
+  RESOLUTIONS,
+  TIERS,
+} from '../../../../../shared/video-options.ts';
+import type { ModelCapabilities } from '../capabilities.ts';
+import { defineProvider } from '../descriptor.ts';
+
+/**
+ * Every option, so the whole product runs offline (issue 35, item 6): ./renderer.ts draws each
+ * (both shapes and resolutions at their real sizes, a faster preset for the fast tier, the seed in
+ * the scene, the negative prompt as a caption line, the end frame cross-faded in, references as
+ * thumbnails, an extension joined to its source).
+ */
+const EVERY_OPTION: ModelCapabilities = {
+  modes: ['text', 'image'],
+  aspectRatios: ASPECT_RATIOS,
+  resolutions: RESOLUTIONS,
+  tiers: TIERS,
+  negativePrompt: true,
+  seed: true,
+  lastFrame: true,
+  referenceImages: {
+    max: MAX_REFERENCE_IMAGES,
+    aspectRatios: ASPECT_RATIOS,
+    resolutions: RESOLUTIONS,
+    tiers: TIERS,
+  },
+  extend: { resolutions: RESOLUTIONS, tiers: TIERS },
+};
 
 export const local = defineProvider({
   name: 'local',
@@ -17,8 +47,9 @@ export const local = defineProvider({
   localOnly: true,
   isModelId: (model) => model === 'local',
   requires: [],
-  // ./render/scene.ts: 1280×720, 8 s, with a soundtrack; image mode animates the first frame.
-  capabilities: { ...FIXED_CLIP, cancel: true, webhooks: false },
+  // ./render/: 8 s with a soundtrack (1280×720 by default); image mode animates the first frame.
+  capabilities: { cancel: true, webhooks: false },
+  modelCapabilities: () => EVERY_OPTION,
   // Rendered on our own machine: no provider bills it.
   priceUsdPerSecond: () => 0,
   metricsLabel: 'local',

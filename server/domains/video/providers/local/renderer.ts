@@ -1,8 +1,11 @@
 /**
  * The local video renderer: the default provider in local mode, a stand-in for Veo that makes
- * real 8 s 1280x720 H.264/AAC MP4s (with a JPEG poster) offline, using the ffmpeg binary shipped
- * in the @ffmpeg-installer npm package and the DejaVu font shipped in dejavu-fonts-ttf.
- * What the video looks and sounds like lives in ./render/ (the scene, video and audio graphs).
+ * real H.264/AAC MP4s (with a JPEG poster) offline, using the ffmpeg binary shipped in the
+ * @ffmpeg-installer npm package and the DejaVu font shipped in dejavu-fonts-ttf. With no option it
+ * makes the spec's clip (8 s, 1280x720); it also does every creative option (issue 35): 9:16 and
+ * 1080p frames, the fast tier (a faster encoder preset), a seed, the negative prompt (a caption
+ * line), an end frame, reference images, and extending an earlier video by EXTEND_SECONDS.
+ * What the video looks and sounds like lives in ./render/ (scene, frame, graphs and layers).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,18 +14,47 @@ import { createRequire } from 'node:module';
 import { setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import { captionLines } from './render/caption.ts';
-import { audioGraph } from './render/audio-graph.ts';
-import { DURATION_SECONDS, FPS, HEIGHT, sceneFromPrompt, WIDTH } from './render/scene.ts';
-import { imageModeVideoGraph, textModeVideoGraph } from './render/video-graph.ts';
+import {
+  DEFAULT_OPTIONS,
+  EXTEND_SECONDS,
+  MAX_REFERENCE_IMAGES,
+  type VideoOptions,
+} from '../../../../../shared/video-options.ts';
+import {
+  captionLines,
+  LANDSCAPE_CAPTION,
+  negativeCaptionLine,
+  PORTRAIT_CAPTION,
+} from './render/caption.ts';
+import { renderGraph, type Picture } from './render/compose.ts';
+import { frameOf, isPortrait } from './render/frame.ts';
+import { DURATION_SECONDS, FPS, sceneFromPrompt } from './render/scene.ts';
+import { probeSourceVideo } from './render/source-probe.ts';
 
 export { BEAT_FRAMES, DURATION_SECONDS, FPS, SAMPLE_RATE } from './render/scene.ts';
+
+/** The options that change how a render looks (the images and the source come as files). */
+type RenderOptions = Pick<
+  VideoOptions,
+  'aspectRatio' | 'resolution' | 'tier' | 'negativePrompt' | 'seed'
+>;
 
 export interface RenderRequest {
   prompt: string;
   mode: 'text' | 'image';
   /** The uploaded still (JPEG/PNG/GIF/WebP), required in image mode. */
   imagePath?: string;
+  /** Shape, size, tier, negative prompt and seed; what is left out is the spec's clip's. */
+  options?: Partial<RenderOptions>;
+  /** The image the clip ends on (cross-faded in over the last seconds). */
+  lastFramePath?: string;
+  /** Reference images (one to three), shown as thumbnails in the frame. */
+  referenceImagePaths?: string[];
+  /**
+   * Extend: an MP4 to continue. The clip is that video (fitted to the frame) followed by
+   * EXTEND_SECONDS continuing from its last frame, with sound throughout.
+   */
+  sourceVideoPath?: string;
   /** Where the .mp4 goes; written under a temporary name and renamed on success. */
   outputPath: string;
   /** Where the poster .jpg goes. */
@@ -52,9 +84,10 @@ const captionFontPath: string = path.join(
 
 /**
  * Speed over size: superfast encodes the 192 frames in about a third of the time veryfast takes
- * on two cores, for a ~1.5 MB file, which keeps the render well under 0.6× real time.
+ * on two cores, for a ~1.5 MB file, which keeps the render well under 0.6× real time. The fast
+ * tier trades more size for speed (ultrafast).
  */
-const VIDEO_ENCODE = ['-c:v', 'libx264', '-preset', 'superfast', '-crf', '22'];
+const PRESETS = { standard: 'superfast', fast: 'ultrafast' } as const;
 const STDERR_TAIL_CHARS = 4000;
 
 function abortError(signal: AbortSignal): DOMException {
@@ -63,15 +96,28 @@ function abortError(signal: AbortSignal): DOMException {
   return error;
 }
 
+/** Refuses a request whose files do not match what it asks for, before anything runs. */
+function checkRequest(req: RenderRequest): void {
+  if (req.mode === 'image' && !req.imagePath && !req.sourceVideoPath) {
+    throw new Error('Image mode needs an imagePath');
+  }
+  if ((req.referenceImagePaths?.length ?? 0) > MAX_REFERENCE_IMAGES) {
+    throw new Error(`At most ${MAX_REFERENCE_IMAGES} reference images`);
+  }
+}
+
 /**
- * Renders one 8 s clip (and its poster) for `req.prompt`: a procedural animation in text mode, the
- * uploaded image with pan and zoom in image mode, both with a beat-synchronised soundtrack.
+ * Renders one clip (and its poster) for `req.prompt`: a procedural animation in text mode, the
+ * uploaded image with pan and zoom in image mode, or an earlier video and its continuation, each
+ * with a beat-synchronised soundtrack, in the requested frame with the requested layers.
  * Rejects with an AbortError when `req.signal` aborts, or with an Error carrying the tail of
  * ffmpeg's stderr; either way no partial output is left behind.
  */
 export async function renderLocalVideo(req: RenderRequest): Promise<RenderResult> {
   if (req.signal?.aborted) throw abortError(req.signal);
-  if (req.mode === 'image' && !req.imagePath) throw new Error('Image mode needs an imagePath');
+  checkRequest(req);
+  const options: RenderOptions = { ...DEFAULT_OPTIONS, ...req.options };
+  const frame = frameOf(options.aspectRatio, options.resolution);
 
   await mkdir(path.dirname(req.outputPath), { recursive: true });
   await mkdir(path.dirname(req.posterPath), { recursive: true });
@@ -82,27 +128,77 @@ export async function renderLocalVideo(req: RenderRequest): Promise<RenderResult
   const partialVideo = `${req.outputPath}.${suffix}.partial`;
   const partialPoster = `${req.posterPath}.${suffix}.partial`;
   try {
-    const scene = sceneFromPrompt(req.prompt);
+    const scene = sceneFromPrompt(req.prompt, options.seed);
     // Caption lines go to files read by drawtext (textfile=): user text never enters the graph.
-    const captionFiles = await Promise.all(
-      captionLines(req.prompt).map(async (line, i) => {
-        const file = path.join(workDir, `caption-${i}.txt`);
-        await writeFile(file, line, 'utf8');
-        return file;
-      }),
+    const box = isPortrait(frame) ? PORTRAIT_CAPTION : LANDSCAPE_CAPTION;
+    const writeText = async (name: string, text: string) => {
+      const file = path.join(workDir, name);
+      await writeFile(file, text, 'utf8');
+      return file;
+    };
+    const lines = await Promise.all(
+      captionLines(req.prompt, box).map((line, i) => writeText(`caption-${i}.txt`, line)),
     );
+    const negativeLine = negativeCaptionLine(options.negativePrompt, box);
+    const negative = negativeLine === null ? null : await writeText('negative.txt', negativeLine);
+
     const inputArgs: string[] = [];
-    let videoGraph: string;
-    if (req.mode === 'image') {
-      // A fixed name without extension: ffmpeg picks the decoder from the content, and no `%`
-      // in the caller's path can be taken for an image-sequence pattern.
-      const image = path.join(workDir, 'image');
-      await copyFile(req.imagePath!, image);
-      inputArgs.push('-i', `file:${image}`);
-      videoGraph = imageModeVideoGraph(scene, captionFiles, captionFontPath);
+    const addInput = (...args: string[]) => {
+      const index = inputArgs.filter((a) => a === '-i').length;
+      inputArgs.push(...args);
+      return index;
+    };
+    // Each still is copied to a fixed name without extension: ffmpeg picks the decoder from the
+    // content, and no `%` in the caller's path can be taken for an image-sequence pattern.
+    const addImage = async (from: string, name: string) => {
+      const copy = path.join(workDir, name);
+      await copyFile(from, copy);
+      return `${addInput('-i', `file:${copy}`)}:v`;
+    };
+
+    let picture: Picture;
+    let seconds = DURATION_SECONDS;
+    let leadFrames = 0;
+    if (req.sourceVideoPath) {
+      const source = req.sourceVideoPath;
+      const facts = await probeSourceVideo(ffmpegPath, source, req.signal);
+      leadFrames = Math.max(1, Math.round(facts.seconds * FPS));
+      seconds = EXTEND_SECONDS;
+      // The same file twice: its last second (for the still to continue) and the whole of it,
+      // each read as an MP4 only and through the file protocol only, like the result check
+      // (this renderer runs in local mode only, so its bundled ffmpeg reads our own stored clip).
+      // prettier-ignore
+      const tail = addInput('-protocol_whitelist', 'file', '-f', 'mov', '-sseof', '-1', '-i', `file:${source}`);
+      const whole = addInput('-protocol_whitelist', 'file', '-f', 'mov', '-i', `file:${source}`);
+      picture = {
+        mode: 'extend',
+        source: {
+          video: `${whole}:v:0`,
+          audio: facts.hasAudio ? `${whole}:a:0` : null,
+          tail: `${tail}:v:0`,
+          frames: leadFrames,
+        },
+      };
+    } else if (req.mode === 'image') {
+      picture = { mode: 'image', input: await addImage(req.imagePath!, 'image') };
     } else {
-      videoGraph = textModeVideoGraph(scene, captionFiles, captionFontPath);
+      picture = { mode: 'text' };
     }
+    const endFrame = req.lastFramePath ? await addImage(req.lastFramePath, 'last-frame') : null;
+    const references: string[] = [];
+    for (const [i, file] of (req.referenceImagePaths ?? []).entries()) {
+      references.push(await addImage(file, `reference-${i}`));
+    }
+    const totalSeconds = leadFrames / FPS + seconds;
+    const graph = renderGraph({
+      scene,
+      frame,
+      seconds,
+      picture,
+      ...(endFrame ? { endFrame } : {}),
+      references,
+      captions: { lines, negative, fontFile: captionFontPath },
+    });
 
     const args = [
       '-hide_banner',
@@ -115,12 +211,17 @@ export async function renderLocalVideo(req: RenderRequest): Promise<RenderResult
       '-y',
       ...inputArgs,
       '-filter_complex',
-      `${videoGraph};${audioGraph(scene)}`,
+      graph,
       '-map',
       '[vout]',
       '-map',
       '[aout]',
-      ...VIDEO_ENCODE,
+      '-c:v',
+      'libx264',
+      '-preset',
+      PRESETS[options.tier],
+      '-crf',
+      '22',
       '-pix_fmt',
       'yuv420p',
       '-r',
@@ -136,7 +237,7 @@ export async function renderLocalVideo(req: RenderRequest): Promise<RenderResult
       '-ac',
       '2',
       '-t',
-      String(DURATION_SECONDS),
+      String(totalSeconds),
       '-movflags',
       '+faststart',
       '-f',
@@ -156,14 +257,14 @@ export async function renderLocalVideo(req: RenderRequest): Promise<RenderResult
       '1',
       `file:${partialPoster}`,
     ];
-    await runFfmpeg(args, req.signal, req.onProgress, req.lowPriority);
+    await runFfmpeg(args, totalSeconds, req.signal, req.onProgress, req.lowPriority);
     // ffmpeg exits 0 in a few odd cases without writing (e.g. an output that got no frames).
     await stat(partialVideo);
     await stat(partialPoster);
     await rename(partialVideo, req.outputPath);
     await rename(partialPoster, req.posterPath);
     req.onProgress?.(1);
-    return { durationSeconds: DURATION_SECONDS, width: WIDTH, height: HEIGHT };
+    return { durationSeconds: totalSeconds, width: frame.width, height: frame.height };
   } catch (error) {
     await Promise.all([rm(partialVideo, { force: true }), rm(partialPoster, { force: true })]);
     throw error;
@@ -178,6 +279,7 @@ export async function renderLocalVideo(req: RenderRequest): Promise<RenderResult
  */
 function runFfmpeg(
   args: string[],
+  seconds: number,
   signal: AbortSignal | undefined,
   onProgress: ((fraction: number) => void) | undefined,
   lowPriority = false,
@@ -214,7 +316,7 @@ function runFfmpeg(
         // out_time_us (newer builds) and out_time_ms (older ones, also in microseconds).
         const match = /^out_time_[um]s=(\d+)/.exec(line.trim());
         if (!match) continue;
-        const fraction = Math.min(0.99, Number(match[1]) / (DURATION_SECONDS * 1e6));
+        const fraction = Math.min(0.99, Number(match[1]) / (seconds * 1e6));
         if (fraction > lastFraction && callbackError === undefined) {
           lastFraction = fraction;
           try {

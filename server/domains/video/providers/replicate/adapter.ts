@@ -29,12 +29,13 @@ import { isProviderError, VideoProviderError } from '../errors.ts';
 import { createProviderHttp, type ParsedError, type RetryPolicy } from '../http.ts';
 import { keyFailureMemory } from '../key-failures.ts';
 import { verifyWebhook, webhookHeaders, webhookKey } from './webhook.ts';
+import { replicateTarget } from './models.ts';
+import { optionInputProblem } from '../option-inputs.ts';
 import {
   DEFAULT_REPLICATE_API_URL,
   cancelAfter,
   jobState,
   outputUrl,
-  parseModelRef,
   parsePrediction,
   parseReplicateError,
   predictionInput,
@@ -69,9 +70,9 @@ const PREDICTION_ID = /^[A-Za-z0-9_-]{1,100}$/;
 const refuse = (message: string) =>
   new VideoProviderError(`Replicate submit: ${message}`, { kind: 'rejected' });
 
-/** The checks a job must pass before anything is sent; returns the model reference. */
+/** The checks a job must pass before anything is sent; returns the model reference to run. */
 function checkJob(input: VideoJobInput) {
-  const ref = parseModelRef(input.model);
+  const ref = replicateTarget(input);
   if (!ref) throw refuse(`"${input.model}" is not a model (owner/name or owner/name:version).`);
   if (input.prompt.trim() === '') throw refuse('the prompt is empty.');
   if ((input.mode === 'image') !== (input.image !== undefined)) {
@@ -79,6 +80,10 @@ function checkJob(input: VideoJobInput) {
       input.mode === 'image' ? 'image mode needs an image.' : 'text mode takes no image.',
     );
   }
+  const problem = optionInputProblem(input);
+  if (problem) throw refuse(`${problem}.`);
+  // Neither Veo model on Replicate takes a video (./models.ts): never sent there.
+  if (input.options.extend) throw refuse('Replicate cannot extend a video.');
   return ref;
 }
 

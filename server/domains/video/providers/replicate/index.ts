@@ -1,5 +1,6 @@
 /** Replicate predictions (google/veo-3.1…): the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
-import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
+import { defineProvider, trimSlash } from '../descriptor.ts';
+import { replicateModelCapabilities } from './models.ts';
 import { DEFAULT_REPLICATE_API_URL } from './wire.ts';
 
 export const replicate = defineProvider({
@@ -31,8 +32,10 @@ export const replicate = defineProvider({
   // owner/name, optionally pinned to a version: owner/name:<64 hex digits>.
   isModelId: (model) => /^[a-z0-9][\w.-]*\/[\w.-]+(:[0-9a-f]{64})?$/i.test(model),
   requires: ['REPLICATE_API_TOKEN'],
-  // ./wire.ts: 8 s, 16:9, 720p with audio; the first frame as a data URI; Cancel-After + cancel.
-  capabilities: { ...FIXED_CLIP, cancel: true, webhooks: true },
+  // ./wire.ts: 8 s with audio in the options' shape; images as data URIs; Cancel-After + cancel.
+  // ./models.ts: the fast tier runs on google/veo-3.1-fast; no extension (no video input).
+  capabilities: { cancel: true, webhooks: true },
+  modelCapabilities: replicateModelCapabilities,
   priceUsdPerSecond: () => null,
   metricsLabel: 'replicate',
   expectedMs: 3 * 60_000,

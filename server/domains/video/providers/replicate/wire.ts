@@ -46,19 +46,27 @@ export function parseModelRef(
 }
 
 /**
- * What every job asks for: one 8-second landscape 720p clip with audio (the product sells
- * exactly that). `duration` is an integer (the model's schema: 4 | 6 | 8); `resolution` is sent
- * because veo-3.1 defaults to 1080p and -fast to 720p. The first frame goes inline as a data
- * URI: Replicate takes URLs or data URIs for file inputs and keeps no copy of a data URI.
+ * What a job asks for: one 8-second clip with audio, in the options' shape and resolution.
+ * `duration` is an integer (the model's schema: 4 | 6 | 8); `resolution` is always sent because
+ * veo-3.1 defaults to 1080p and -fast to 720p. The negative prompt and seed go only when chosen,
+ * so the spec's clip sends exactly what it always did. Images go inline as data URIs: Replicate
+ * takes URLs or data URIs for file inputs and keeps no copy of a data URI.
  */
 export function predictionInput(input: VideoJobInput): Json {
+  const { options } = input;
   return {
     prompt: input.prompt,
     duration: 8,
-    aspect_ratio: '16:9',
-    resolution: '720p',
+    aspect_ratio: options.aspectRatio,
+    resolution: options.resolution,
     generate_audio: true,
     ...(input.image ? { image: dataUri(input.image) } : {}),
+    ...(input.lastFrame ? { last_frame: dataUri(input.lastFrame) } : {}),
+    ...(input.referenceImages?.length
+      ? { reference_images: input.referenceImages.map(dataUri) }
+      : {}),
+    ...(options.negativePrompt ? { negative_prompt: options.negativePrompt } : {}),
+    ...(options.seed !== null ? { seed: options.seed } : {}),
   };
 }
 

@@ -37,6 +37,8 @@ import { writeInlineVideo } from '../inline-video.ts';
 import type { OutboundPolicy } from '../../../../core/outbound.ts';
 import type { VideoJobInput, VideoJobState, VideoProvider } from '../types.ts';
 import { createTokenSource } from './auth.ts';
+import { VERTEX_EXTEND_MAX_SOURCE_SECONDS, vertexTarget } from './models.ts';
+import { optionInputProblem } from '../option-inputs.ts';
 import {
   DEFAULT_STORAGE_URL,
   modelPath,
@@ -90,6 +92,15 @@ function checkJob(input: VideoJobInput): void {
       input.mode === 'image'
         ? 'Vertex AI submit: image mode needs an image.'
         : 'Vertex AI submit: text mode takes no image.',
+    );
+  }
+  const problem = optionInputProblem(input);
+  if (problem) throw rejected(`Vertex AI submit: ${problem}.`);
+  const source = input.sourceVideo;
+  if (source && source.durationSeconds > VERTEX_EXTEND_MAX_SOURCE_SECONDS) {
+    // Google extends sources of 1 to 30 s; the worker fails over to a route that can.
+    throw rejected(
+      `Vertex AI submit: Veo extends videos of up to ${VERTEX_EXTEND_MAX_SOURCE_SECONDS} s.`,
     );
   }
 }
@@ -184,7 +195,8 @@ export function createVertexProvider(settings: VertexSettings): VideoProvider {
       checkJob(input);
       const answer = await submitHttp.json(
         'submit',
-        `${apiBase(settings.location)}/v1/${modelPath(settings.project, settings.location, input.model)}:predictLongRunning`,
+        // The fast tier of a standard route runs on the fast model (./models.ts).
+        `${apiBase(settings.location)}/v1/${modelPath(settings.project, settings.location, vertexTarget(input))}:predictLongRunning`,
         { method: 'POST', body: predictBody(input, settings.outputGcsUri || undefined) },
         signal,
       );

@@ -1,5 +1,6 @@
 /** Vertex AI's Veo models: the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
-import { defineProvider, FIXED_CLIP, trimSlash } from '../descriptor.ts';
+import { defineProvider, trimSlash } from '../descriptor.ts';
+import { vertexModelCapabilities } from './models.ts';
 import { DEFAULT_STORAGE_URL } from './wire.ts';
 
 export const vertex = defineProvider({
@@ -49,9 +50,10 @@ export const vertex = defineProvider({
   localOnly: false,
   isModelId: (model) => /^[a-z0-9][a-z0-9.-]*$/.test(model),
   requires: ['GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_APPLICATION_CREDENTIALS'],
-  // ./wire.ts: 8 s, 16:9, 720p with audio. Vertex has no cancel binding for Veo operations
-  // (./adapter.ts: cancel is a no-op) and no webhooks.
-  capabilities: { ...FIXED_CLIP, cancel: false, webhooks: false },
+  // ./wire.ts: 8 s with audio in the options' shape (./models.ts: what each model can do). Vertex
+  // has no cancel binding for Veo operations (./adapter.ts: cancel is a no-op) and no webhooks.
+  capabilities: { cancel: false, webhooks: false },
+  modelCapabilities: vertexModelCapabilities,
   priceUsdPerSecond: () => null,
   metricsLabel: 'vertex',
   expectedMs: 3 * 60_000,

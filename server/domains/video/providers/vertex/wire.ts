@@ -4,6 +4,7 @@
  * Field names follow the Veo model reference and @google/genai's Vertex converters (see the
  * header of ../vertex.ts for versions).
  */
+import { EXTEND_SECONDS } from '../../../../../shared/video-options.ts';
 import type { ProviderErrorKind } from '../errors.ts';
 import { durationMs, type ParsedError } from '../http.ts';
 import type { VideoJobInput } from '../types.ts';
@@ -37,28 +38,41 @@ export const modelPath = (project: string, location: string, model: string): str
   `projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}` +
   `/publishers/google/models/${encodeURIComponent(model)}`;
 
+const inline = (media: { data: Buffer; mimeType: string }) => ({
+  bytesBase64Encoded: media.data.toString('base64'),
+  mimeType: media.mimeType,
+});
+
 /**
  * The body of `:predictLongRunning`. Veo 3.x on Vertex requires `durationSeconds` and
- * `generateAudio`; `durationSeconds` goes as a JSON number (the SDK types it so). 720p keeps the
- * price and the wait down for our 8-second clips; `sampleCount: 1` because we bill one video.
- * Without `storageUri` the video comes back inline as base64 (fine at 8 s / 720p).
+ * `generateAudio`; `durationSeconds` goes as a JSON number (the SDK types it so): 8, or for an
+ * extension the 7 s it adds. `sampleCount: 1` because we bill one video. The options go in their
+ * own fields; the negative prompt and seed only when chosen, so the spec's clip sends exactly
+ * what it always did. Images and the source video go inline as base64. Without `storageUri`
+ * the video comes back inline as base64 too.
  */
 export function predictBody(input: VideoJobInput, storageUri: string | undefined): unknown {
+  const { options } = input;
   const instance: Record<string, unknown> = { prompt: input.prompt };
-  if (input.image) {
-    instance.image = {
-      bytesBase64Encoded: input.image.data.toString('base64'),
-      mimeType: input.image.mimeType,
-    };
+  if (options.extend && input.sourceVideo) instance.video = inline(input.sourceVideo);
+  else if (input.image) instance.image = inline(input.image);
+  if (input.lastFrame) instance.lastFrame = inline(input.lastFrame);
+  if (input.referenceImages?.length) {
+    instance.referenceImages = input.referenceImages.map((image) => ({
+      image: inline(image),
+      referenceType: 'asset',
+    }));
   }
   return {
     instances: [instance],
     parameters: {
-      durationSeconds: 8,
-      aspectRatio: '16:9',
+      durationSeconds: options.extend ? EXTEND_SECONDS : 8,
+      aspectRatio: options.aspectRatio,
       generateAudio: true,
-      resolution: '720p',
+      resolution: options.resolution,
       sampleCount: 1,
+      ...(options.negativePrompt ? { negativePrompt: options.negativePrompt } : {}),
+      ...(options.seed !== null ? { seed: options.seed } : {}),
       ...(storageUri ? { storageUri } : {}),
     },
   };

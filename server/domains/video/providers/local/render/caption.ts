@@ -4,10 +4,24 @@
  * off, so nothing in them is ever parsed by ffmpeg.
  */
 
-/** Lines shown at most; a longer prompt ends in an ellipsis. */
+/** Lines shown at most in a 16:9 frame; a longer prompt ends in an ellipsis. */
 const CAPTION_MAX_LINES = 2;
 /** Pixel budget per line at the caption's 38 px bold size (1280 px frame, 80 px margins). */
 const CAPTION_LINE_WIDTH = 1120;
+
+/** How wide and how many the caption lines of one frame may be (in 38 px type's pixels). */
+export interface CaptionBox {
+  lineWidth: number;
+  maxLines: number;
+}
+
+/** The spec's 16:9 frame: two lines of 1120 px. */
+export const LANDSCAPE_CAPTION: CaptionBox = {
+  lineWidth: CAPTION_LINE_WIDTH,
+  maxLines: CAPTION_MAX_LINES,
+};
+/** A 9:16 frame is 720 design pixels wide: narrower lines, one more of them. */
+export const PORTRAIT_CAPTION: CaptionBox = { lineWidth: 560, maxLines: 3 };
 
 const ELLIPSIS = '…';
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -63,8 +77,8 @@ export function sanitizeCaption(prompt: string): string {
 }
 
 /** Ends `line` with an ellipsis, dropping trailing words (or graphemes of one long word) to fit. */
-function withEllipsis(line: string): string {
-  const budget = CAPTION_LINE_WIDTH - graphemeWidth(ELLIPSIS);
+function withEllipsis(line: string, lineWidth: number): string {
+  const budget = lineWidth - graphemeWidth(ELLIPSIS);
   let out = line;
   while (widthOf(out) > budget) {
     const cut = out.lastIndexOf(' ');
@@ -74,12 +88,12 @@ function withEllipsis(line: string): string {
 }
 
 /** Splits a word wider than a whole line into line-sized pieces. */
-function splitLongWord(word: string): string[] {
-  if (widthOf(word) <= CAPTION_LINE_WIDTH) return [word];
+function splitLongWord(word: string, lineWidth: number): string[] {
+  if (widthOf(word) <= lineWidth) return [word];
   const pieces: string[] = [];
   let piece = '';
   for (const g of graphemes(word)) {
-    if (piece && widthOf(piece + g) > CAPTION_LINE_WIDTH) {
+    if (piece && widthOf(piece + g) > lineWidth) {
       pieces.push(piece);
       piece = '';
     }
@@ -103,17 +117,18 @@ function balanced(lines: string[]): string[] {
 }
 
 /**
- * Word-wraps the sanitized prompt into at most CAPTION_MAX_LINES lines; a word longer than a line
+ * Word-wraps the sanitized prompt into at most `box.maxLines` lines; a word longer than a line
  * is split by graphemes, and a prompt that does not fit ends in an ellipsis.
  */
-export function captionLines(prompt: string): string[] {
+export function captionLines(prompt: string, box: CaptionBox = LANDSCAPE_CAPTION): string[] {
+  const { lineWidth, maxLines } = box;
   const text = sanitizeCaption(prompt);
   if (!text) return [];
   const lines: string[] = [];
   let current = '';
-  for (const word of text.split(' ').flatMap(splitLongWord)) {
+  for (const word of text.split(' ').flatMap((w) => splitLongWord(w, lineWidth))) {
     const candidate = current ? `${current} ${word}` : word;
-    if (widthOf(candidate) <= CAPTION_LINE_WIDTH) {
+    if (widthOf(candidate) <= lineWidth) {
       current = candidate;
     } else {
       lines.push(current);
@@ -122,8 +137,26 @@ export function captionLines(prompt: string): string[] {
   }
   lines.push(current);
   if (lines.length === 2) return balanced(lines);
-  if (lines.length <= CAPTION_MAX_LINES) return lines;
-  const kept = lines.slice(0, CAPTION_MAX_LINES);
-  kept[CAPTION_MAX_LINES - 1] = withEllipsis(kept[CAPTION_MAX_LINES - 1]!);
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, maxLines);
+  kept[maxLines - 1] = withEllipsis(kept[maxLines - 1]!, lineWidth);
   return kept;
+}
+
+/** The negative prompt's caption type is smaller than the prompt's: 30 px against 38. */
+const NEGATIVE_CAPTION_SCALE = 30 / 38;
+
+/**
+ * The negative prompt as one caption line ("without: …"), shown under the prompt in smaller type
+ * so a local render shows what was asked; null when there is none. Cut with an ellipsis to fit.
+ */
+export function negativeCaptionLine(
+  negativePrompt: string | null,
+  box: CaptionBox = LANDSCAPE_CAPTION,
+): string | null {
+  const text = negativePrompt ? sanitizeCaption(negativePrompt) : '';
+  if (!text) return null;
+  const line = `without: ${text}`;
+  const lineWidth = box.lineWidth / NEGATIVE_CAPTION_SCALE;
+  return widthOf(line) <= lineWidth ? line : withEllipsis(line, lineWidth);
 }

@@ -1,9 +1,11 @@
 /**
  * What a local render looks and sounds like, as numbers: the timing every graph shares and the
- * Scene derived from a SHA-256 of the prompt through a seeded generator, so the same prompt always
- * yields the same graphs (and so the same video) and different prompts yield different palettes,
- * shapes, motion and notes. Nothing here reads the clock or Math.random. The ffmpeg filtergraphs
- * built from a Scene are in ./video-graph.ts and ./audio-graph.ts.
+ * Scene derived from a SHA-256 of the prompt (and the request's seed) through a seeded generator,
+ * so the same prompt and seed always yield the same graphs (and so the same video) and different
+ * prompts or seeds yield different palettes, shapes, motion and notes. The scene's distances are in
+ * the 1280×720 design's pixels; ./frame.ts fits them to the requested frame. Nothing here reads
+ * the clock or Math.random. The ffmpeg filtergraphs built from a Scene are in ./video-graph.ts,
+ * ./layers.ts and ./audio-graph.ts, joined by ./compose.ts.
  *
  * Sync: the beat period is 12 frames = 0.5 s at 24 fps (120 BPM), so beats fall on frames
  * 0, 12, 24, … 180 and at 0.0, 0.5, … 7.5 s. On those frames the picture flashes and the shapes
@@ -13,11 +15,11 @@
  */
 import { createHash } from 'node:crypto';
 
+/** The spec's clip: 1280×720 (other shapes and sizes: ./frame.ts). */
 export const WIDTH = 1280;
 export const HEIGHT = 720;
 export const FPS = 24;
 export const DURATION_SECONDS = 8;
-export const FRAME_COUNT = FPS * DURATION_SECONDS;
 export const SAMPLE_RATE = 48_000;
 /** Frames between beats; 24 fps makes this exactly 0.5 s, a whole number of audio samples. */
 export const BEAT_FRAMES = 12;
@@ -83,9 +85,14 @@ export interface Scene {
   panTo: [number, number];
 }
 
-/** Derives the scene from the prompt alone (sha256 → sfc32). */
-export function sceneFromPrompt(prompt: string): Scene {
-  const rand = seededRandom(createHash('sha256').update(prompt, 'utf8').digest());
+/**
+ * Derives the scene from the prompt and the seed (sha256 → sfc32): without a seed from the prompt
+ * alone (the spec's clip, unchanged); with one, every seed gives another look for the same prompt.
+ */
+export function sceneFromPrompt(prompt: string, seed: number | null = null): Scene {
+  const hash = createHash('sha256');
+  if (seed !== null) hash.update(`seed ${seed}\n`, 'utf8');
+  const rand = seededRandom(hash.update(prompt, 'utf8').digest());
   const between = (lo: number, hi: number) => lo + (hi - lo) * rand();
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 

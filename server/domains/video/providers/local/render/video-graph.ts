@@ -1,20 +1,13 @@
 /**
- * The picture of a local render as an ffmpeg filtergraph, built from a Scene (./scene.ts): text
- * mode (a plasma field with orbiting shapes) and image mode (the still, zoomed and panned). Both
- * flash and punch on the beat frames and burn in the caption; each outputs [vout] and [poster].
+ * The picture of a local render as ffmpeg filtergraph chains, built from a Scene (./scene.ts) for a
+ * Frame (./frame.ts): text mode (a plasma field with orbiting shapes) and image mode (a still,
+ * zoomed and panned), the beat flash, the caption, and the split into video and poster. Layers
+ * drawn over the picture (an end frame, reference images) are in ./layers.ts; ./compose.ts joins
+ * it all into one graph.
  */
 import { chain, filter, num } from './filtergraph.ts';
-import {
-  BEAT_FRAMES,
-  DURATION_SECONDS,
-  FPS,
-  FRAME_COUNT,
-  HEIGHT,
-  POSTER_FRAME,
-  WIDTH,
-  type Scene,
-  type Shape,
-} from './scene.ts';
+import { even, isPortrait, stretchOf, unitOf, type Frame } from './frame.ts';
+import { BEAT_FRAMES, FPS, type Scene, type Shape } from './scene.ts';
 
 /** Frames since the last beat, as an ffmpeg expression over the frame number `n`. */
 const sinceBeat = (frameVar: string) => `mod(${frameVar},${BEAT_FRAMES})`;
@@ -37,41 +30,81 @@ function beatFlash(strength: number): string[] {
   return [veil(strength, 0), veil(strength * 0.4, 1)];
 }
 
-/** The caption's line pitch and its distance from the top edge, in frame pixels. */
+/** The caption's type, line pitch, box border and distance from the top edge at 720p. */
+const CAPTION_FONT_SIZE = 38;
 const CAPTION_LINE_HEIGHT = 56;
+const CAPTION_BORDER = 10;
 const CAPTION_TOP = 40;
+/** The negative prompt's line: smaller type (caption.ts NEGATIVE_CAPTION_SCALE), its own pitch. */
+const NEGATIVE_FONT_SIZE = 30;
+const NEGATIVE_LINE_HEIGHT = 46;
+
+/** The caption of a render: one file per prompt line, the negative prompt's line, the font. */
+export interface CaptionFiles {
+  lines: string[];
+  negative: string | null;
+  fontFile: string;
+}
 
 /**
- * One drawtext per caption line (each centred, in a dark box), text read from `files`. The
- * caption sits at the top of the frame: a browser's video controls cover the bottom of the
- * picture while it is paused or hovered, and on a phone they take a quarter of its height.
+ * One drawtext per caption line (each centred, in a dark box), text read from files, then the
+ * negative prompt's line in smaller, dimmer type. The caption sits at the top of the frame: a
+ * browser's video controls cover the bottom of the picture while it is paused or hovered, and on
+ * a phone they take a quarter of its height. Sizes grow with the frame's short side.
  */
-function captionFilters(files: string[], fontFile: string): string[] {
-  const lineHeight = CAPTION_LINE_HEIGHT;
-  return files.map((file, i) =>
+function captionFilters(captions: CaptionFiles, frame: Frame, fadeInSeconds = 0): string[] {
+  const px = (design: number) => Math.round(design * unitOf(frame));
+  const [top, lineHeight] = [px(CAPTION_TOP), px(CAPTION_LINE_HEIGHT)];
+  const text = (file: string, y: number, pitch: number, size: number, colour: string) =>
     filter('drawtext', {
-      fontfile: fontFile,
+      fontfile: captions.fontFile,
       textfile: file,
       // Prompts are user text: no %{…} expansion, so nothing in them is ever evaluated.
       expansion: 'none',
-      fontsize: 38,
-      fontcolor: 'white',
+      fontsize: size,
+      fontcolor: colour,
       box: 1,
       boxcolor: 'black@0.5',
-      boxborderw: 10,
+      boxborderw: px(CAPTION_BORDER),
       x: '(w-text_w)/2',
-      y: `${CAPTION_TOP + i * lineHeight}+(${lineHeight}-text_h)/2`,
-    }),
+      y: `${y}+(${pitch}-text_h)/2`,
+      ...(fadeInSeconds ? { alpha: `min(1,t/${num(fadeInSeconds)})` } : {}),
+    });
+  const filters = captions.lines.map((file, i) =>
+    text(file, top + i * lineHeight, lineHeight, px(CAPTION_FONT_SIZE), 'white'),
   );
+  if (captions.negative) {
+    const y = top + captions.lines.length * lineHeight;
+    const pitch = px(NEGATIVE_LINE_HEIGHT);
+    filters.push(text(captions.negative, y, pitch, px(NEGATIVE_FONT_SIZE), 'white@0.8'));
+  }
+  return filters;
 }
 
-/** Splits the finished picture into the video output and the one-frame poster output. */
-function videoOutputs(last: string): string[] {
+/**
+ * The flash and the caption over a finished segment picture: [`input`] → [`out`]; the caption
+ * fades in over `captionFadeSeconds` (an extension's, while the earlier clip's fades out).
+ */
+export function finishSegment(
+  input: string,
+  mode: 'text' | 'image',
+  captions: CaptionFiles,
+  frame: Frame,
+  out: string,
+  captionFadeSeconds = 0,
+): string {
+  const flash = beatFlash(mode === 'text' ? 0.3 : 0.18);
+  const caption = captionFilters(captions, frame, captionFadeSeconds);
+  return chain([input], [...flash, ...caption], [out]);
+}
+
+/** Splits the finished picture into [vout] and the one-frame [poster] (frame `posterFrame`). */
+export function videoOutputs(last: string, posterFrame: number): string[] {
   return [
     chain([last], ['split=2'], ['vout', 'vposter']),
     chain(
       ['vposter'],
-      [filter('trim', { start_frame: POSTER_FRAME, end_frame: POSTER_FRAME + 1 })],
+      [filter('trim', { start_frame: posterFrame, end_frame: posterFrame + 1 })],
       ['poster'],
     ),
   ];
@@ -86,17 +119,20 @@ function gradientLut(scene: Scene, channel: 0 | 1 | 2): string {
   return `if(lt(val,128),${c0}+(${c1 - c0})*val/128,${c1}+(${c2 - c1})*(val-128)/127)`;
 }
 
-/** The plasma field: three interfering waves drifting at prompt-specific speeds. */
-function plasmaExpr(scene: Scene): string {
+/**
+ * The plasma field: three interfering waves drifting at prompt-specific speeds; `aspect` (height
+ * ÷ width) keeps its rings round in any frame; `T` is the time expression.
+ */
+function plasmaExpr(scene: Scene, aspect: number, T: string): string {
   const p = scene.plasma.map((x) => num(x));
   const f = (i: number, lo: number, hi: number) => num(lo + (hi - lo) * scene.plasma[i]!);
   return [
     `0.5`,
-    `0.22*sin(2*PI*${f(0, 0.5, 1.6)}*X/W+${f(1, 0.3, 1.1)}*T+${p[2]}*6)` +
-      `*cos(2*PI*${f(3, 0.4, 1.4)}*Y/H-${f(4, 0.2, 0.9)}*T)`,
-    `0.18*sin(2*PI*${f(5, 1, 2.6)}*hypot(X/W-${f(6, 0.25, 0.75)}-0.12*sin(0.5*T),` +
-      `(Y/H-${f(7, 0.3, 0.7)})*0.5625)-${f(8, 0.6, 1.6)}*T)`,
-    `0.1*sin(2*PI*(${f(9, 0.3, 1.2)}*X/W+${f(10, 0.3, 1.2)}*Y/H)+${f(11, 0.3, 1)}*T)`,
+    `0.22*sin(2*PI*${f(0, 0.5, 1.6)}*X/W+${f(1, 0.3, 1.1)}*${T}+${p[2]}*6)` +
+      `*cos(2*PI*${f(3, 0.4, 1.4)}*Y/H-${f(4, 0.2, 0.9)}*${T})`,
+    `0.18*sin(2*PI*${f(5, 1, 2.6)}*hypot(X/W-${f(6, 0.25, 0.75)}-0.12*sin(0.5*${T}),` +
+      `(Y/H-${f(7, 0.3, 0.7)})*${num(aspect)})-${f(8, 0.6, 1.6)}*${T})`,
+    `0.1*sin(2*PI*(${f(9, 0.3, 1.2)}*X/W+${f(10, 0.3, 1.2)}*Y/H)+${f(11, 0.3, 1)}*${T})`,
   ].join('+');
 }
 
@@ -114,18 +150,29 @@ function spriteExpr(shape: Shape): { r: string; g: string; b: string; a: string 
 }
 
 /**
- * Text mode: a low-resolution plasma (cheap to evaluate per pixel) scaled up to 720p, glowing
- * shapes orbiting on Lissajous paths that punch outward on each beat, the beat flash and the
- * caption. Outputs [vout] and [poster].
+ * Text mode: a low-resolution plasma (cheap to evaluate per pixel) scaled up to the frame, and
+ * glowing shapes orbiting on Lissajous paths that punch outward on each beat; `seconds` long,
+ * output [`out`] (before the flash and caption: finishSegment). `startSeconds`: the motion goes on
+ * from that moment (an extension of a clip of the same prompt continues where it stopped).
  */
-export function textModeVideoGraph(scene: Scene, captionFiles: string[], fontFile: string) {
+export function textModePicture(
+  scene: Scene,
+  frame: Frame,
+  seconds: number,
+  out: string,
+  startSeconds = 0,
+) {
   const parts: string[] = [];
-  const v = plasmaExpr(scene);
+  const portrait = isPortrait(frame);
+  const at = (time: string) => (startSeconds ? `(${time}+${num(startSeconds)})` : time);
+  const v = plasmaExpr(scene, frame.height / frame.width, at('T'));
+  const t = at('t');
+  const [unit, stretch] = [unitOf(frame), stretchOf(frame)];
   parts.push(
     chain(
       [],
       [
-        filter('color', { c: 'black', s: '64x36', r: FPS, d: DURATION_SECONDS }),
+        filter('color', { c: 'black', s: portrait ? '36x64' : '64x36', r: FPS, d: seconds }),
         // The field is one grey plane (one expression per pixel), coloured afterwards by a LUT.
         'format=gray',
         filter('geq', { lum: `255*clip(${v},0,1)` }),
@@ -135,14 +182,15 @@ export function textModeVideoGraph(scene: Scene, captionFiles: string[], fontFil
           g: gradientLut(scene, 1),
           b: gradientLut(scene, 2),
         }),
-        filter('scale', { w: WIDTH, h: HEIGHT, flags: 'bicubic' }),
+        filter('scale', { w: frame.width, h: frame.height, flags: 'bicubic' }),
         'format=yuv420p',
       ],
-      ['bg'],
+      [`${out}bg`],
     ),
   );
-  let last = 'bg';
-  scene.shapes.forEach((shape, i) => {
+  let last = `${out}bg`;
+  scene.shapes.forEach((design, i) => {
+    const shape = { ...design, size: even(design.size * unit) };
     const sprite = spriteExpr(shape);
     // One frame is enough: overlay repeats a finished input's last frame (eof_action=repeat).
     parts.push(
@@ -154,93 +202,105 @@ export function textModeVideoGraph(scene: Scene, captionFiles: string[], fontFil
           'format=gbrap',
           filter('geq', sprite),
         ],
-        [`s${i}`],
+        [`${out}s${i}`],
       ),
     );
     const punch = `(1+${num(shape.kick)}*exp(-${sinceBeat('n')}/2.5))`;
+    const [orbitX, orbitY] = [shape.orbitX * stretch.x, shape.orbitY * stretch.y];
+    const next = i === scene.shapes.length - 1 ? out : `${out}o${i}`;
     parts.push(
       chain(
-        [last, `s${i}`],
+        [last, `${out}s${i}`],
         [
           filter('overlay', {
-            x: `(W-w)/2+${num(shape.orbitX)}*${punch}*cos(${num(shape.speedX)}*t+${num(shape.phaseX)})`,
-            y: `(H-h)/2+${num(shape.orbitY)}*${punch}*sin(${num(shape.speedY)}*t+${num(shape.phaseY)})`,
+            x: `(W-w)/2+${num(orbitX)}*${punch}*cos(${num(shape.speedX)}*${t}+${num(shape.phaseX)})`,
+            y: `(H-h)/2+${num(orbitY)}*${punch}*sin(${num(shape.speedY)}*${t}+${num(shape.phaseY)})`,
             eof_action: 'repeat',
           }),
         ],
-        [`o${i}`],
+        [next],
       ),
     );
-    last = `o${i}`;
+    last = next;
   });
-  parts.push(
-    chain([last], [...beatFlash(0.3), ...captionFilters(captionFiles, fontFile)], ['captioned']),
-  );
-  parts.push(...videoOutputs('captioned'));
-  return parts.join(';');
+  return parts;
 }
 
 /**
- * Image mode: the still (input 0) is fitted into 16:9 over a blurred, darkened cover-crop of
- * itself (so portrait or square images are letterboxed, not cut), then a slow zoom and pan
- * (zoompan over the single composed frame) with a small zoom punch on every beat, the flash and
- * the caption. Outputs [vout] and [poster].
+ * A still fitted into a w×h frame over a blurred, darkened cover-crop of itself (so an image of
+ * another shape is letterboxed, not cut): [`input`] (its first frame) → [`out`], one frame.
  */
-export function imageModeVideoGraph(scene: Scene, captionFiles: string[], fontFile: string) {
-  // Compose at 1.5× the output so the pan has pixels to spare and zoompan's steps stay fine.
-  const cw = WIDTH * 1.5;
-  const ch = HEIGHT * 1.5;
-  const last = FRAME_COUNT - 1;
-  const [z0, z1] = scene.zoomIn ? [1, 1.18] : [1.18, 1];
-  const progress = `(on/${last})`;
-  const ease = `(0.5-0.5*cos(PI*${progress}))`;
-  const zoom = `${num(z0)}+${num(z1 - z0)}*${ease}+0.02*exp(-${sinceBeat('on')}/2)`;
-  const lerp = (a: number, b: number) => `(${num(a)}+${num(b - a)}*${ease})`;
-  const parts = [
+export function fitOverBlur(input: string, width: number, height: number, out: string) {
+  const radius = Math.round((28 * Math.min(width, height)) / 1080);
+  return [
     chain(
-      ['0:v'],
+      [input],
       [filter('trim', { end_frame: 1 }), 'setsar=1', 'format=yuv420p', 'split=2'],
-      ['full', 'back'],
+      [`${out}full`, `${out}back`],
     ),
     chain(
-      ['back'],
+      [`${out}back`],
       [
-        filter('scale', { w: cw, h: ch, force_original_aspect_ratio: 'increase' }),
-        filter('crop', { w: cw, h: ch }),
-        filter('boxblur', { luma_radius: 28, luma_power: 2 }),
+        filter('scale', { w: width, h: height, force_original_aspect_ratio: 'increase' }),
+        filter('crop', { w: width, h: height }),
+        filter('boxblur', { luma_radius: radius, luma_power: 2 }),
         filter('eq', { brightness: -0.12, saturation: 0.85 }),
       ],
-      ['blurred'],
+      [`${out}blurred`],
     ),
     chain(
-      ['full'],
+      [`${out}full`],
       [
-        filter('scale', { w: cw, h: ch, force_original_aspect_ratio: 'decrease' }),
+        filter('scale', { w: width, h: height, force_original_aspect_ratio: 'decrease' }),
         // yuv420p needs even sizes; the fit above can produce odd ones.
         filter('scale', { w: 'trunc(iw/2)*2', h: 'trunc(ih/2)*2' }),
       ],
-      ['fitted'],
+      [`${out}fitted`],
     ),
     chain(
-      ['blurred', 'fitted'],
+      [`${out}blurred`, `${out}fitted`],
+      [filter('overlay', { x: '(W-w)/2', y: '(H-h)/2' })],
+      [out],
+    ),
+  ];
+}
+
+/**
+ * Image mode: the still [`input`] fitted into the frame (fitOverBlur), then a slow zoom and pan
+ * (zoompan over the single composed frame) with a small zoom punch on every beat; `seconds` long,
+ * output [`out`].
+ */
+export function imageModePicture(
+  scene: Scene,
+  frame: Frame,
+  seconds: number,
+  input: string,
+  out: string,
+) {
+  // Compose at 1.5× the output so the pan has pixels to spare and zoompan's steps stay fine.
+  const [cw, ch] = [frame.width * 1.5, frame.height * 1.5];
+  const frames = Math.round(seconds * FPS);
+  const [z0, z1] = scene.zoomIn ? [1, 1.18] : [1.18, 1];
+  const ease = `(0.5-0.5*cos(PI*(on/${frames - 1})))`;
+  const zoom = `${num(z0)}+${num(z1 - z0)}*${ease}+0.02*exp(-${sinceBeat('on')}/2)`;
+  const lerp = (a: number, b: number) => `(${num(a)}+${num(b - a)}*${ease})`;
+  return [
+    ...fitOverBlur(input, cw, ch, `${out}c`),
+    chain(
+      [`${out}c`],
       [
-        filter('overlay', { x: '(W-w)/2', y: '(H-h)/2' }),
         filter('zoompan', {
           z: zoom,
           x: `(iw-iw/zoom)*${lerp(scene.panFrom[0], scene.panTo[0])}`,
           y: `(ih-ih/zoom)*${lerp(scene.panFrom[1], scene.panTo[1])}`,
-          d: FRAME_COUNT,
-          s: `${WIDTH}x${HEIGHT}`,
+          d: frames,
+          s: `${frame.width}x${frame.height}`,
           fps: FPS,
         }),
         'setsar=1',
         'format=yuv420p',
-        ...beatFlash(0.18),
-        ...captionFilters(captionFiles, fontFile),
       ],
-      ['captioned'],
+      [out],
     ),
-    ...videoOutputs('captioned'),
   ];
-  return parts.join(';');
 }
