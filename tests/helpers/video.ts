@@ -10,7 +10,9 @@ import sharp from 'sharp';
 import { queryRows, type Db } from '../../server/core/db.ts';
 import { createVideoMedia } from '../../server/domains/video/media.ts';
 import { createVideoWorker, type WorkerOptions } from '../../server/domains/video/worker.ts';
-import { testVideo, testVideoFor } from '../fakes/video/test-video.ts';
+import { testVideo } from '../fakes/video/test-video.ts';
+import { shapedVideo } from '../fakes/video/shape.ts';
+import { EXTEND_SECONDS } from '../../shared/video-options.ts';
 import { createCreditsService } from '../../server/domains/credits/service.ts';
 import type {
   VideoJobInput,
@@ -128,7 +130,11 @@ export function fakeProvider(
       await writeFile(
         dest,
         input
-          ? await testVideoFor(input.options, input.sourceVideo?.durationSeconds)
+          ? await shapedVideo({
+              aspectRatio: input.options.aspectRatio,
+              resolution: input.options.resolution,
+              seconds: input.sourceVideo ? input.sourceVideo.durationSeconds + EXTEND_SECONDS : 8,
+            })
           : await testVideo(),
       );
     },

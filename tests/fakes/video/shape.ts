@@ -3,9 +3,9 @@
  * length the request asked for in the provider's own fields, so the worker's result check sees
  * what a real provider would send. A 720p picture is the real frame size over five (1280×720 →
  * 256×144: the right shape, and quick to encode); a 1080p one is full size, since the result
- * check wants a short side of 1080 (the sizes of ./test-video.ts `testVideoFor`). Also reads a served
- * MP4's length and picture size back (its `mvhd` and `tkhd` boxes) for tests and for fakes that
- * extend a source video by its length.
+ * check wants a short side of 1080. The in-memory provider of tests/helpers/video.ts serves these
+ * too. Also reads a served MP4's length and picture size back (its `mvhd` and `tkhd` boxes) for
+ * tests and for fakes that extend a source video by its length.
  */
 import { frameSize, type AspectRatio, type Resolution } from '../../../shared/video-options.ts';
 import { testVideo } from './test-video.ts';

@@ -45,19 +45,3 @@ export function testVideo(
   }
   return video;
 }
-
-/**
- * The test video a provider would return for a job with these options (issue 35): 9:16 is
- * portrait, 1080p has a short side of 1080 (the result check refuses less), and an extension
- * lasts its source's length + 7 s.
- */
-export function testVideoFor(
-  options: { aspectRatio: string; resolution: string; extend: boolean },
-  sourceSeconds = 8,
-): Promise<Buffer> {
-  const [long, short] = options.resolution === '1080p' ? [1920, 1080] : [256, 144];
-  return testVideo({
-    seconds: options.extend ? sourceSeconds + 7 : 8,
-    size: options.aspectRatio === '9:16' ? `${short}x${long}` : `${long}x${short}`,
-  });
-}
