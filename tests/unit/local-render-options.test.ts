@@ -59,7 +59,6 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 async function render(name: string, req: Partial<RenderRequest>) {
   const outputPath = path.join(dir, `${name}.mp4`);
   const posterPath = path.join(dir, `${name}.jpg`);
-  const started = performance.now();
   const result = await renderLocalVideo({
     prompt: PROMPT,
     mode: 'text',
@@ -67,8 +66,6 @@ async function render(name: string, req: Partial<RenderRequest>) {
     posterPath,
     ...req,
   });
-  const seconds = (performance.now() - started) / 1000;
-  console.info(`local render ${name}: ${seconds.toFixed(2)} s`);
   return { outputPath, posterPath, result, args: spawned.at(-1)!.args, spawn: spawned.at(-1)! };
 }
 
