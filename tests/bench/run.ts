@@ -113,12 +113,17 @@ async function startProcess(
   const reader = openSync(logPath, 'r');
   let offset = 0;
   let output = '';
+  // Only the log's tail is kept (the port line comes first; errors last), and only the tail is
+  // read: a server under autocannon writes hundreds of megabytes of access log.
+  const TAIL = 20_000;
   const readNew = () => {
     const size = fstatSync(reader).size;
     if (size <= offset) return;
-    const chunk = Buffer.alloc(size - offset);
-    offset += readSync(reader, chunk, 0, chunk.length, offset);
-    output = (output + chunk.toString()).slice(-20_000);
+    const from = Math.max(offset, size - TAIL);
+    const chunk = Buffer.alloc(size - from);
+    readSync(reader, chunk, 0, chunk.length, from);
+    output = ((from > offset ? '' : output) + chunk.toString()).slice(-TAIL);
+    offset = size;
   };
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
