@@ -367,6 +367,34 @@ describe.each(databaseKinds)('video options on %s', (kind) => {
     ]);
   });
 
+  it('deleting a video blanks its negative prompt and removes an end frame or reference left behind', async () => {
+    const ann = await user(40);
+    const res = await requestGeneration(
+      t.app,
+      ann.token,
+      { prompt: 'private words', model: 'veo3', negative_prompt: 'my secret', seed: '3' },
+      [await png('reference_images')],
+    );
+    const { taskId } = res.json().data;
+    await drainQueue(t.database.db, worker());
+    // As a worker that crashed before its clean-up would leave it.
+    await t.app.mediaStore.put(`uploads/${taskId}-ref1.png`, Buffer.from('x'), {
+      contentType: 'image/png',
+    });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/video/${taskId}`,
+      headers: bearer(ann.token),
+    });
+    expect(del.statusCode).toBe(204);
+    expect(await t.app.mediaStore.get(`uploads/${taskId}-ref1.png`)).toBeNull();
+    const [row] = await queryRows<{ options: Record<string, unknown> }>(
+      t.database.db,
+      sql`select options from video_tasks where id = ${taskId}`,
+    );
+    expect(row!.options).toMatchObject({ negativePrompt: null, seed: 3, referenceImages: 1 });
+  });
+
   it("refuses to extend someone else's video as an unknown one", async () => {
     const owner = await user(30);
     const res = await requestGeneration(t.app, owner.token, { prompt: 'mine', model: 'veo3' });
