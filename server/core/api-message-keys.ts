@@ -237,6 +237,7 @@ export interface ApiMessageParams<Value> {
   'video.webhook_key_unavailable': NoParams;
   'video.multipart_required': NoParams;
   'video.unexpected_file': { name: Value };
+  'video.unexpected_field': { name: Value; fields: Value };
   'video.too_many_parts': NoParams;
   'video.started': NoParams;
   'video.cursor_with_page': NoParams;

@@ -267,7 +267,7 @@ describe.each(databaseKinds)('video options on %s', (kind) => {
     }
   });
 
-  it('refuses a fourth reference image, an end frame in text mode and a second first frame before charging', async () => {
+  it('refuses a fourth reference image, an end frame in text mode, a second first frame and an unknown field before charging', async () => {
     const ann = await user(100);
     const four = await requestGeneration(
       t.app,
@@ -288,6 +288,15 @@ describe.each(databaseKinds)('video options on %s', (kind) => {
       [await png('image'), await png('image')],
     );
     expect(twice.json().code).toBe('TOO_MANY_PARTS');
+    // A misspelt option is refused, not ignored into a default video that is charged anyway.
+    const typo = await requestGeneration(t.app, ann.token, {
+      prompt: 'tall',
+      model: 'veo3',
+      aspect_ration: '9:16',
+    });
+    expect(typo.statusCode).toBe(400);
+    expect(typo.json()).toMatchObject({ code: 'UNEXPECTED_FIELD' });
+    expect(typo.json().message).toContain("'aspect_ration'");
     expect(await creditBalance(t.app, ann.token)).toBe(100);
   });
 

@@ -17,7 +17,7 @@ import {
 } from '../../contracts/video.ts';
 import { MEGABYTE } from '../../../shared/images.ts';
 import { IMAGE_MODEL, MAX_IMAGE_BYTES, TEXT_MODEL, VIDEO_COST } from '../../../shared/video.ts';
-import { MAX_REFERENCE_IMAGES } from '../../../shared/video-options.ts';
+import { MAX_REFERENCE_IMAGES, OPTION_FIELDS } from '../../../shared/video-options.ts';
 import { toOptionsData } from '../../../shared/video-options.ts';
 import type { VideoService } from './service.ts';
 import { answerText, msg } from '../../core/api-messages.ts';
@@ -32,6 +32,14 @@ const TaskParams = Type.Object({ taskId: Type.String({ format: 'uuid' }) });
  * answers 404 like an unknown id, never a 400 that suggests the address exists.
  */
 const DeleteParams = Type.Object({ taskId: Type.String({ minLength: 1, maxLength: 100 }) });
+/** The generate form's text fields: the prompt, the model and the options (issue 35). */
+const TEXT_FIELDS: readonly string[] = [
+  'prompt',
+  'model',
+  ...Object.values(OPTION_FIELDS).filter(
+    (name) => name !== OPTION_FIELDS.lastFrame && name !== OPTION_FIELDS.referenceImages,
+  ),
+];
 /** The generate form's files: a first frame, an end frame, up to three reference images. */
 const FILE_FIELDS = new Set<string>(['image', 'last_frame', 'reference_images']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -220,6 +228,16 @@ function generateRoute(fastify: FastifyInstance, video: VideoService, tags: stri
             else if (field === 'last_frame') lastFrame = bytes;
             else referenceImages.push(bytes);
           } else if (typeof part.value === 'string') {
+            // A misspelt option would otherwise make a default video, and charge for it.
+            if (!TEXT_FIELDS.includes(part.fieldname)) {
+              throw badRequest(
+                msg('video.unexpected_field', {
+                  name: part.fieldname.slice(0, 40),
+                  fields: TEXT_FIELDS.join(', '),
+                }),
+                'UNEXPECTED_FIELD',
+              );
+            }
             refuseNul(part.value, part.fieldname);
             fields[part.fieldname] = part.value;
           }
