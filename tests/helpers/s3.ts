@@ -4,7 +4,7 @@
  * it. s3rver speaks S3's REST API (ranges, multipart uploads, ListObjectsV2) but does not check
  * signatures, so a test that cares about presigning verifies the signature itself.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,7 +26,32 @@ type S3rverClass = new (options: {
   configureBuckets: Array<{ name: string }>;
 }) => S3rverInstance;
 
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
+const require = createRequire(import.meta.url);
+const S3rver = require('s3rver') as S3rverClass;
+
+/**
+ * s3rver 3.7 answers a PutObject whose body it holds in memory before the file is written
+ * (`writeStream.end(content)`, then resolve, in lib/stores/filesystem.js), so a HEAD or GET right
+ * after it can read an empty file: seen once under CI load, as a 0-byte HEAD. Real S3 is
+ * read-after-write consistent, and our store relies on that; the fake is made so too, by waiting
+ * here until the file on disk has the size the put reported.
+ */
+interface FilesystemStore {
+  putObject(object: { bucket: string; key: string }): Promise<{ size: number; md5: string }>;
+  getResourcePath(bucket: string, key: string, type: 'object'): string;
+}
+const store = (require('s3rver/lib/stores/filesystem.js') as { prototype: FilesystemStore })
+  .prototype;
+const putObject = store.putObject;
+store.putObject = async function (this: FilesystemStore, object) {
+  const result = await putObject.call(this, object);
+  const file = this.getResourcePath(object.bucket, object.key, 'object');
+  for (let waited = 0; waited < 5000; waited += 5) {
+    if ((await stat(file).catch(() => null))?.size === result.size) break;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return result;
+};
 
 export interface TestS3Server {
   endpoint: string;
