@@ -310,9 +310,12 @@ describe.each(databaseKinds)('video options on %s', (kind) => {
     });
     const { taskId } = res.json().data;
     // A worker claims the task and dies before submitting (its lease runs out).
-    const dead = await videoRepo.claimTask(t.database.db, 'dead-worker', 1);
+    const dead = await videoRepo.claimTask(t.database.db, 'dead-worker', 60_000);
     expect(dead?.id).toBe(taskId);
-    await new Promise((r) => setTimeout(r, 20));
+    // Its lease runs out (moved into the past rather than waited for).
+    await t.database.db.execute(
+      sql`update video_tasks set lease_expires_at = now() - interval '1 second' where id = ${taskId}`,
+    );
     await drainQueue(t.database.db, worker());
     expect(inputOf('crash with options').options).toMatchObject({ aspectRatio: '9:16', seed: 7 });
     expect((await status(ann.token, taskId)).status).toBe('completed');

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderGraph } from '../../server/domains/video/providers/local/render/compose.ts';
-import { frameOf, type Frame } from '../../server/domains/video/providers/local/render/frame.ts';
+import type { Frame } from '../../server/domains/video/providers/local/render/frame.ts';
+import { frameSize } from '../../shared/video-options.ts';
 import { sceneFromPrompt } from '../../server/domains/video/providers/local/render/scene.ts';
 
 /** Each drawtext's top and bottom (box included), with text_h = its font size. */
@@ -27,10 +28,10 @@ function captionBoxes(graph: string, frame: Frame) {
 }
 
 const frames = [
-  ['16:9 720p', frameOf('16:9', '720p')],
-  ['16:9 1080p', frameOf('16:9', '1080p')],
-  ['9:16 720p', frameOf('9:16', '720p')],
-  ['9:16 1080p', frameOf('9:16', '1080p')],
+  ['16:9 720p', frameSize('16:9', '720p')],
+  ['16:9 1080p', frameSize('16:9', '1080p')],
+  ['9:16 720p', frameSize('9:16', '720p')],
+  ['9:16 1080p', frameSize('9:16', '1080p')],
 ] as const;
 
 describe.each([

@@ -10,6 +10,7 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HistoryItem, HistoryResponse } from '../../server/contracts/video.ts';
+import { DEFAULT_OPTIONS, toOptionsData } from '../../shared/video-options.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const USER = { id: 'user-ada', email: 'ada@example.com', name: 'Ada', credits: 40 };
@@ -17,15 +18,7 @@ const USER = { id: 'user-ada', email: 'ada@example.com', name: 'Ada', credits: 4
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const item = (id: string): HistoryItem => ({
-  options: {
-    aspect_ratio: '16:9',
-    resolution: '720p',
-    tier: 'standard',
-    negative_prompt: null,
-    seed: null,
-    last_frame: false,
-    reference_images: 0,
-  },
+  options: toOptionsData(DEFAULT_OPTIONS),
   source_task_id: null,
   duration_seconds: 8,
   credits_charged: 17,

@@ -25,7 +25,7 @@ import {
   PORTRAIT_CAPTION,
 } from '../../server/domains/video/providers/local/render/caption.ts';
 import { renderGraph } from '../../server/domains/video/providers/local/render/compose.ts';
-import { frameOf } from '../../server/domains/video/providers/local/render/frame.ts';
+import { frameSize } from '../../shared/video-options.ts';
 import { referenceSlots } from '../../server/domains/video/providers/local/render/layers.ts';
 import { sceneFromPrompt } from '../../server/domains/video/providers/local/render/scene.ts';
 import { checkVideo } from '../../server/domains/video/result-check.ts';
@@ -139,7 +139,7 @@ describe('the seed', () => {
   const graphOf = (seed: number | null) =>
     renderGraph({
       scene: sceneFromPrompt(PROMPT, seed),
-      frame: frameOf('16:9', '720p'),
+      frame: frameSize('16:9', '720p'),
       seconds: 8,
       picture: { mode: 'text' },
       captions: { lines: [], negative: null, fontFile: '/font.ttf' },
@@ -224,7 +224,7 @@ describe('renderLocalVideo with options', () => {
       expect(out.args.join(' ')).toContain('-preset ultrafast');
       expect(out.spawn.captions).toContain('without: blurry, watermark');
       // Each thumbnail's centre shows its image, on frames from the first to the last.
-      const frame = frameOf('16:9', '1080p');
+      const frame = frameSize('16:9', '1080p');
       const slots = referenceSlots(2, frame);
       for (const index of [3, 100, 191]) {
         const rgb = await frameAt(out.outputPath, index, 1920, 1080);

@@ -65,7 +65,7 @@ function negativePromptOf(fields: OptionFields): string | null {
 }
 
 /** The source task of an extension, as named (checked for its owner by the service). */
-function extendSourceOf(fields: OptionFields): string | null {
+export function extendSourceOf(fields: OptionFields): string | null {
   const value = fields[OPTION_FIELDS.extend]?.trim();
   if (value === undefined || value === '') return null;
   if (!UUID.test(value)) {

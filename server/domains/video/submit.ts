@@ -40,7 +40,7 @@ import {
 } from '../credits/service.ts';
 import { LAST_FRAME_PART, referencePart, type VideoMedia } from './media.ts';
 import { storedText, TASK_MESSAGES } from './messages.ts';
-import { assertRoutable, readOptions, type OptionFields } from './options.ts';
+import { assertRoutable, extendSourceOf, readOptions, type OptionFields } from './options.ts';
 import type { VideoMode } from './providers/types.ts';
 import * as repo from './repository.ts';
 
@@ -167,7 +167,7 @@ export function createSubmit(deps: {
 
   /** Options, where they can be made, the price, and (an extension) its source and length. */
   async function plan(
-    user: UserRow | null,
+    user: UserRow,
     mode: VideoMode,
     fields: OptionFields,
     files: { lastFrame: boolean; referenceImages: number },
@@ -176,8 +176,8 @@ export function createSubmit(deps: {
     let sourceTaskId: string | null = null;
     let sourceSeconds: number | undefined;
     let durationSeconds = VIDEO_SECONDS;
-    if (options.extend && user) {
-      const sourceId = fields[OPTION_FIELDS.extend]!.trim().toLowerCase();
+    const sourceId = extendSourceOf(fields);
+    if (sourceId !== null) {
       const { source, shape, seconds } = await extensionOf(user.id, sourceId, fields);
       options.aspectRatio = shape.aspectRatio;
       options.resolution = shape.resolution;

@@ -17,6 +17,7 @@ import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import {
   DEFAULT_OPTIONS,
   EXTEND_SECONDS,
+  frameSize,
   MAX_REFERENCE_IMAGES,
   type VideoOptions,
 } from '../../../../../shared/video-options.ts';
@@ -27,7 +28,7 @@ import {
   PORTRAIT_CAPTION,
 } from './render/caption.ts';
 import { renderGraph, type Picture } from './render/compose.ts';
-import { frameOf, isPortrait } from './render/frame.ts';
+import { isPortrait } from './render/frame.ts';
 import { DURATION_SECONDS, FPS, sceneFromPrompt } from './render/scene.ts';
 import { probeSourceVideo } from './render/source-probe.ts';
 
@@ -117,7 +118,7 @@ export async function renderLocalVideo(req: RenderRequest): Promise<RenderResult
   if (req.signal?.aborted) throw abortError(req.signal);
   checkRequest(req);
   const options: RenderOptions = { ...DEFAULT_OPTIONS, ...req.options };
-  const frame = frameOf(options.aspectRatio, options.resolution);
+  const frame = frameSize(options.aspectRatio, options.resolution);
 
   await mkdir(path.dirname(req.outputPath), { recursive: true });
   await mkdir(path.dirname(req.posterPath), { recursive: true });

@@ -3,21 +3,13 @@
  * scale with the short side (720p → 1, 1080p → 1.5), positions and orbits with each side, so a
  * 9:16 or 1080p clip has the same look as the spec's 16:9 720p one, not a stretched copy.
  */
-import {
-  frameSize,
-  type AspectRatio,
-  type Resolution,
-} from '../../../../../../shared/video-options.ts';
 import { HEIGHT, WIDTH } from './scene.ts';
 
+/** A render's picture size: shared/video-options.ts frameSize (9:16 at 1080p is 1080×1920). */
 export interface Frame {
   width: number;
   height: number;
 }
-
-/** The frame of a shape at a resolution (9:16 at 1080p is 1080×1920). */
-export const frameOf = (aspectRatio: AspectRatio, resolution: Resolution): Frame =>
-  frameSize(aspectRatio, resolution);
 
 export const isPortrait = (frame: Frame) => frame.height > frame.width;
 
