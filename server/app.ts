@@ -11,6 +11,7 @@ import { apiDocsPlugin, apiSpecPlugin } from './core/api-docs.ts';
 import { databasePlugin } from './core/database-plugin.ts';
 import { errorsPlugin, notFoundHandler } from './core/errors.ts';
 import { healthPlugin } from './core/health.ts';
+import { createConfiguredMailer } from './core/mailer.ts';
 import { mediaStorePlugin } from './core/media-store/plugin.ts';
 import { createMetrics, metricsPlugin } from './core/metrics.ts';
 import { rateLimitPlugin } from './core/rate-limit.ts';
@@ -19,6 +20,7 @@ import { securityPlugin } from './core/security.ts';
 import { createServer } from './core/server.ts';
 import { accountsPlugin } from './domains/accounts/plugin.ts';
 import { adminPlugin } from './domains/admin/plugin.ts';
+import { apiPlugin } from './domains/api/plugin.ts';
 import { billingPlugin } from './domains/billing/plugin.ts';
 import { blogPlugin } from './domains/blog/plugin.ts';
 import { creditsPlugin } from './domains/credits/plugin.ts';
@@ -30,7 +32,9 @@ import { PROVIDER_METRICS_LABELS as providerLabels, videoPlugin } from './domain
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = createServer(config, deps.logStream);
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
-  const { google, mailer, stripe, scheduler, publishDebounceMs, now, sampleRenderer } = deps;
+  const { google, stripe, scheduler, publishDebounceMs, now, sampleRenderer } = deps;
+  // Default: SMTP, or the outbox in DATA_DIR. Accounts mail links; webhooks mail a disabled endpoint.
+  const mailer = deps.mailer ?? (await createConfiguredMailer(config));
   const authRateLimit = deps.authRateLimit ?? config.authRateLimit;
   const startedAt = Date.now();
   const release = emptyLiveRelease();
@@ -61,6 +65,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(billingPlugin, { config, db, accounts: app.accounts, stripe, scheduler });
   await app.register(videoPlugin, { config, db });
   await app.register(privacyPlugin, { db, billing: app.billing, authRateLimit });
+  // The public API (issue 36): /v1 for developers' keys, webhooks, on the same services.
+  const { video, credits: creditsService } = app;
+  await app.register(apiPlugin, { config, db, video, credits: creditsService, mailer, now });
   // The blog, next, schedules rebuilds through the publisher; builds read its posts later.
   const { siteRenderer, releasePollMs } = deps;
   const siteBuild = { publishDebounceMs, siteRenderer, releasePollMs, posts: () => app.blog };

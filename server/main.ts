@@ -114,6 +114,8 @@ async function startApp(
         )
       : null;
   worker?.start();
+  // Customers' webhooks (issue 36): every instance sends the outbox (claims are exclusive).
+  app.webhookDispatcher.start();
 
   const closing = new AbortController();
   const background = bringSiteUp(app, config, closing.signal, startedAt, prepared);
@@ -127,6 +129,7 @@ async function startApp(
       closing.abort();
       // Stop claiming tasks and hand unfinished ones back to the queue, then close the server.
       await worker?.stop();
+      await app.webhookDispatcher.stop();
       await background;
       await metricsServer?.close();
       await app.close();

@@ -21,6 +21,7 @@ import fp from 'fastify-plugin';
 import { requireAdmin, requireEditor, requireUser } from './auth.ts';
 import { AppError, unauthorized } from './errors.ts';
 import { type ApiText, msg } from './api-messages.ts';
+import type { ApiScope } from '../../shared/public-api.ts';
 
 export const ACCESS_LEVELS = [
   /** Anyone, signed in or not. Per-file or per-row rules may still apply (media, /api/db). */
@@ -37,6 +38,11 @@ export const ACCESS_LEVELS = [
   'admin-password',
   /** GET /metrics: no session, the handler checks the METRICS_TOKEN bearer instead. */
   'metrics-token',
+  /**
+   * The public API (/v1, issue 36): a developer's key (`Authorization: Bearer vs_live_…`) with
+   * the route's `scope`, checked by the api domain's hook on its /v1 scope, never a session.
+   */
+  'api-key',
 ] as const;
 
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
@@ -58,6 +64,15 @@ declare module 'fastify' {
      * Without it a public route never looks the session up (core/auth.ts).
      */
     readsUser?: boolean;
+    /** For `access: 'api-key'`: the scope the key must hold (shared/public-api.ts API_SCOPES). */
+    scope?: ApiScope;
+  }
+  interface FastifyRequest {
+    /**
+     * The developer's key of a /v1 request, set by the api domain's hook on its scope (null on
+     * every other request); `request.user` is then the key's owner.
+     */
+    apiKey: RequestApiKey | null;
   }
   interface FastifyInstance {
     /** Every registered route, one row per method, with its declared access level. */
@@ -65,7 +80,25 @@ declare module 'fastify' {
   }
 }
 
+/** A /v1 caller's key (issue 36). */
+export interface RequestApiKey {
+  id: string;
+  userId: string;
+  scopes: readonly ApiScope[];
+  /** Its requests a minute and unfinished videos (its owner's plan may raise the defaults). */
+  limits: { requestsPerMinute: number; unfinishedVideos: number };
+}
+
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/**
+ * An `api-key` route's guard. The api domain's /v1 scope authenticates the key and checks the
+ * route's scope before this runs (its hooks come first); this only makes sure an `api-key` route
+ * registered anywhere else refuses everyone instead of serving them.
+ */
+const requireApiKey: Guard = async (request) => {
+  if (!request.apiKey) throw unauthorized(msg('access.api_key_required'), 'API_KEY_REQUIRED');
+};
 
 function guardFor(level: AccessLevel, signInMessage: ApiText | undefined): Guard | null {
   switch (level) {
@@ -83,6 +116,8 @@ function guardFor(level: AccessLevel, signInMessage: ApiText | undefined): Guard
     case 'admin-password':
     case 'metrics-token':
       return null;
+    case 'api-key':
+      return requireApiKey;
   }
 }
 
@@ -159,6 +194,7 @@ export const accessPlugin = fp(
   async (app: FastifyInstance) => {
     const table: RouteAccess[] = [];
     app.decorate('routeAccess', table);
+    app.decorateRequest('apiKey', null);
     const serverLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
     app.addHook('onRoute', function (route) {
       const declared = route.config?.access ?? (this as ScopedInstance)[kScopeAccess];

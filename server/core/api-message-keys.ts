@@ -10,6 +10,7 @@ type NoParams = Record<never, never>;
 export interface ApiMessageParams<Value> {
   'access.anonymous_body_too_large': { limit: Value };
   'access.body_too_large': { size: Value; limit: Value };
+  'access.api_key_required': NoParams;
   'auth.identity_without_session': NoParams;
   'auth.user_id_mismatch': NoParams;
   'auth.user_email_mismatch': NoParams;

@@ -301,6 +301,14 @@ export const videoTasks = pgTable(
     sourceTaskId: uuid('source_task_id'),
     /** Length of the clip asked for: 8 s, or the source's length + 7 for an extension. */
     durationSeconds: integer('duration_seconds').notNull().default(8),
+    /**
+     * Issue 36: the API key that started it (null: the site), the caller's metadata (string
+     * pairs, returned as given) and the URL its events also go to (signed with the user's
+     * request secret).
+     */
+    apiKeyId: uuid('api_key_id'),
+    metadata: jsonb('metadata').$type<Record<string, string>>(),
+    webhookUrl: text('webhook_url'),
     ...timestamps,
   },
   (t) => [
@@ -317,6 +325,10 @@ export const videoTasks = pgTable(
     index('video_tasks_due_idx')
       .on(t.runAfter)
       .where(sql`${t.status} in ('pending', 'processing')`),
+    // An API key's unfinished videos (its own cap, issue 36).
+    index('video_tasks_api_key_unfinished_idx')
+      .on(t.apiKeyId)
+      .where(sql`${t.status} in ('pending', 'processing')`),
     check('video_tasks_progress_range', sql`${t.progress} between 0 and 100`),
   ],
 );
@@ -332,6 +344,8 @@ export * from './payment-events-schema.ts';
 export * from './video-schema.ts';
 // Shared by every instance (issue 18): rate-limit counters and scheduled job ticks.
 export * from './scale-schema.ts';
+// The public API (issue 36): keys, idempotency, webhook endpoints and the delivery outbox.
+export * from './api-schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type VideoTaskRow = typeof videoTasks.$inferSelect;

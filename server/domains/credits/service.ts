@@ -7,6 +7,7 @@
 import { afterCommit } from '../../core/after-commit.ts';
 import type { Db, DbOrTx } from '../../core/db.ts';
 import type { UserCache } from '../../core/user-cache.ts';
+import { recordCreditsLow } from '../../core/webhook-outbox.ts';
 import {
   assertShallowOffset,
   boundedTotal,
@@ -149,6 +150,8 @@ export async function applyCreditChange(tx: DbOrTx, change: CreditChange): Promi
     description: change.description,
   });
   countOnCommit(tx, transaction);
+  // Issue 36: a debit that takes the balance under an endpoint's threshold tells its webhooks.
+  if (amount < 0) await recordCreditsLow(tx, change.userId, balance - amount, balance);
   return { transaction, duplicate: false };
 }
 

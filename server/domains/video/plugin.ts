@@ -13,7 +13,7 @@ import { MEDIA_KEYS } from '../../core/media-store/types.ts';
 import { createVideoMedia, MEDIA_PREFIX, USER_MEDIA_CACHE } from './media.ts';
 import type { VideoProvider } from './providers/types.ts';
 import { videoRoutes } from './routes.ts';
-import { createVideoService } from './service.ts';
+import { createVideoService, type VideoService } from './service.ts';
 import { createConfiguredProviders } from './setup.ts';
 import { addQueueGauges } from './queue-metrics.ts';
 import { videoReadiness } from './readiness.ts';
@@ -25,6 +25,8 @@ export { PROVIDER_METRICS_LABELS } from './providers/index.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     videoProviders: Record<string, VideoProvider>;
+    /** Generation, status, history and deletion, for the public API (domains/api). */
+    video: VideoService;
   }
 }
 
@@ -52,6 +54,7 @@ export const videoPlugin = fp(
       await app.register(videoWebhookRoutes, { db: opts.db, providers });
     }
     app.decorate('videoProviders', providers);
+    app.decorate('video', video);
     app.addReadinessCheck(() => videoReadiness(opts.db, app.mediaStore));
     addQueueGauges(app.metrics, opts.db);
   },

@@ -4,6 +4,7 @@
  * into our media store at once (Replicate deletes outputs within the hour) and checked (plays,
  * about 8 s, has sound) before the task succeeds; provider URLs never reach the user.
  */
+import { recordVideoEvent } from './api-view.ts';
 import { taskOptions } from './submit.ts';
 import { rm } from 'node:fs/promises';
 import type { VideoTaskRow } from '../../db/schema.ts';
@@ -122,7 +123,13 @@ async function saveResult(
       return await ctx.fail(task, 'provider', `download: ${err.detail}`);
     }
     const result = await media.publish(tmp);
-    if (await repo.completeTask(db, task.id, ctx.owner, result)) {
+    const completed = await db.transaction(async (tx) => {
+      const row = await repo.completeTask(tx, task.id, ctx.owner, result);
+      // Issue 36: the completion and its webhook event commit together.
+      if (row) await recordVideoEvent(tx, 'video.completed', row, ctx.opts.publicOrigin ?? '');
+      return row;
+    });
+    if (completed) {
       log.info({ taskId: task.id, result: result.resultUrl }, 'video task completed');
       ctx.opts.metrics?.onFinished(task, 'completed');
     }

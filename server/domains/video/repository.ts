@@ -34,6 +34,16 @@ export async function countUnfinished(db: DbOrTx, userId: string): Promise<numbe
   return rows[0]?.n ?? 0;
 }
 
+/** Unfinished tasks an API key started (its cap, issue 36; video_tasks_api_key_unfinished_idx). */
+export async function countUnfinishedForKey(db: DbOrTx, apiKeyId: string): Promise<number> {
+  const rows = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from video_tasks
+        where api_key_id = ${apiKeyId} and status in ('pending', 'processing')`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
 export async function findTask(db: DbOrTx, id: string): Promise<VideoTaskRow | null> {
   const [row] = await db.select().from(videoTasks).where(eq(videoTasks.id, id)).limit(1);
   return row ?? null;
@@ -175,7 +185,7 @@ export async function completeTask(
   id: string,
   owner: string,
   result: { resultUrl: string; posterUrl: string | null },
-): Promise<boolean> {
+): Promise<VideoTaskRow | null> {
   const rows = await db
     .update(videoTasks)
     .set({
@@ -188,8 +198,8 @@ export async function completeTask(
       ...unleased(),
     })
     .where(heldBy(id, owner))
-    .returning({ id: videoTasks.id });
-  return rows.length > 0;
+    .returning();
+  return rows[0] ?? null;
 }
 
 /**
@@ -319,7 +329,7 @@ export async function failTask(
   id: string,
   reason: ((credits: number) => ApiText) | string,
   facts: { failureKind?: string; providerError?: string } = {},
-): Promise<{ userId: string; creditsCharged: number } | null> {
+): Promise<VideoTaskRow | null> {
   const unfinished = and(
     eq(videoTasks.id, id),
     inArray(videoTasks.status, ['pending', 'processing']),
@@ -343,7 +353,7 @@ export async function failTask(
       ...unleased(),
     })
     .where(unfinished)
-    .returning({ userId: videoTasks.userId, creditsCharged: videoTasks.creditsCharged });
+    .returning();
   return row ?? null;
 }
 

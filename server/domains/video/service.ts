@@ -17,6 +17,7 @@ import type { StoredText, VideoTaskRow } from '../../db/schema.ts';
 import type { HistoryItem, TaskStatusData } from '../../contracts/video.ts';
 import { toOptionsData, type PriceTable } from '../../../shared/video-options.ts';
 import { applyCreditChange } from '../credits/service.ts';
+import { recordVideoEvent } from './api-view.ts';
 import { deleteVideo } from './deletion.ts';
 import type { VideoMedia } from './media.ts';
 import { fromStored, TASK_MESSAGES } from './messages.ts';
@@ -32,6 +33,8 @@ export * as localRenderer from './providers/local/public.ts';
 /** For the privacy domain: closing an account deletes every video of it (issue 34). */
 export { deleteUserVideos } from './deletion.ts';
 export { assertCanAfford, reencodeUpload, type SubmitInput } from './submit.ts';
+/** For the public API (domains/api): a video as /v1 answers it. */
+export { toApiVideo } from './api-view.ts';
 
 /** The English of a failure reason, for the refund's ledger description. */
 const failedText = (reason: ((credits: number) => ApiText) | string, credits: number) =>
@@ -97,6 +100,8 @@ export async function failAndRefund(
   taskId: string,
   reason: ((credits: number) => ApiText) | string,
   facts: { failureKind?: string; providerError?: string } = {},
+  /** The origin of the URLs in its webhook events (config.publicSiteUrl). */
+  origin = '',
 ): Promise<{ refunded: number } | false> {
   const failed = await repo.failTask(tx, taskId, reason, facts);
   if (!failed) return false;
@@ -107,6 +112,9 @@ export async function failAndRefund(
     sourceId: taskId,
     description: `Refund: video generation failed (${failedText(reason, failed.creditsCharged).slice(0, 120)})`,
   });
+  // Issue 36: the user's webhooks hear of both, from this transaction's outbox rows.
+  await recordVideoEvent(tx, 'video.failed', failed, origin);
+  await recordVideoEvent(tx, 'video.refunded', failed, origin);
   return { refunded: failed.creditsCharged };
 }
 

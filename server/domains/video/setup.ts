@@ -70,6 +70,7 @@ export function createConfiguredWorker(
     pollIntervalMs: pollIntervalFor(config),
     expectedMs,
     webhookBase: config.video.webhookBase,
+    publicOrigin: config.publicSiteUrl,
     breaker: config.video.breaker,
     ...(metrics ? { metrics: videoTaskMetrics(metrics, PROVIDER_METRICS_LABELS) } : {}),
   });

@@ -7,11 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RouteEntry } from '../../config-video.ts';
-import type { Db } from '../../core/db.ts';
+import type { Db, DbOrTx, Tx } from '../../core/db.ts';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../../core/errors.ts';
 import { checkImage, reencodeImage } from '../../core/images.ts';
 import { msg } from '../../core/api-messages.ts';
-import type { UserRow } from '../../db/schema.ts';
+import type { UserRow, VideoTaskRow } from '../../db/schema.ts';
 import {
   IMAGE_MODEL,
   MAX_IMAGE_BYTES,
@@ -58,6 +58,20 @@ export interface SubmitInput {
 }
 
 /**
+ * A submit through the public API (issue 36): the key it counts against, what the task keeps for
+ * the caller, and work to do in the submit's own transaction (the idempotent answer, so a replay
+ * and the charge commit together or not at all).
+ */
+export interface ApiSubmit {
+  apiKeyId: string;
+  /** This key's cap on unfinished videos (it replaces the site's per-user cap). */
+  maxUnfinished: number;
+  metadata: Record<string, string> | null;
+  webhookUrl: string | null;
+  inTransaction?: (tx: Tx, task: VideoTaskRow) => Promise<void>;
+}
+
+/**
  * Validates an upload by magic bytes and size and re-encodes it as PNG (first frame, EXIF dropped,
  * at most 1920 px) so nothing the user sent reaches the renderer or the provider unchecked.
  */
@@ -81,9 +95,19 @@ export function assertCanAfford(user: UserRow, model: string, cost: number): voi
   );
 }
 
-/** 429: the user already has the most unfinished tasks allowed. */
-const tooManyTasks = () =>
-  new AppError(429, 'TOO_MANY_TASKS', msg('video.too_many_tasks', { max: MAX_UNFINISHED_TASKS }));
+/** 429: the user (or, through the API, the key) already has the most unfinished tasks allowed. */
+const tooManyTasks = (api?: ApiSubmit) =>
+  new AppError(
+    429,
+    'TOO_MANY_TASKS',
+    msg('video.too_many_tasks', { max: api?.maxUnfinished ?? MAX_UNFINISHED_TASKS }),
+  );
+
+/** Whether the user's (the site) or the key's (the API) unfinished videos are at their cap. */
+async function atCap(db: DbOrTx, userId: string, api: ApiSubmit | undefined): Promise<boolean> {
+  if (api) return (await repo.countUnfinishedForKey(db, api.apiKeyId)) >= api.maxUnfinished;
+  return (await repo.countUnfinished(db, userId)) >= MAX_UNFINISHED_TASKS;
+}
 
 function modeOf(model: string | undefined): { model: string; mode: VideoMode } {
   const chosen = model || MODELS[0];
@@ -219,7 +243,7 @@ export function createSubmit(deps: {
       if ((await repo.countUnfinished(db, user.id)) >= MAX_UNFINISHED_TASKS) throw tooManyTasks();
     },
 
-    async submit(user: UserRow | null, input: SubmitInput) {
+    async submit(user: UserRow | null, input: SubmitInput, api?: ApiSubmit) {
       if (!user) throw unauthorized(msg('video.sign_in_required'), 'SIGN_IN_REQUIRED');
       const prompt = (input.prompt ?? '').trim();
       if (!prompt) throw badRequest(msg('video.prompt_required'), 'PROMPT_REQUIRED');
@@ -252,8 +276,7 @@ export function createSubmit(deps: {
           // Issue 16, finding 13, and issue 34, finding 7: a user who cannot pay, or who has the
           // most unfinished tasks already, never gets an image decoded.
           assertCanAfford(user, model, price);
-          if ((await repo.countUnfinished(db, user.id)) >= MAX_UNFINISHED_TASKS)
-            throw tooManyTasks();
+          if (await atCap(db, user.id, api)) throw tooManyTasks(api);
           for (const [bytes, part] of uploads) {
             const name = await deps.media.saveUpload(id, await reencodeUpload(bytes), part);
             saved.push(name);
@@ -265,9 +288,7 @@ export function createSubmit(deps: {
           const balance = await lockUserCredits(tx, user.id);
           if (balance === null)
             throw unauthorized(msg('video.sign_in_required'), 'SIGN_IN_REQUIRED');
-          if ((await repo.countUnfinished(tx, user.id)) >= MAX_UNFINISHED_TASKS) {
-            throw tooManyTasks();
-          }
+          if (await atCap(tx, user.id, api)) throw tooManyTasks(api);
           let remaining: number;
           try {
             const charged = await applyCreditChange(tx, {
@@ -309,7 +330,11 @@ export function createSubmit(deps: {
             deadlineAt: new Date(Date.now() + deps.deadlineMs),
             // Written with the debit, in its transaction: what a refund returns.
             creditsCharged: price,
+            apiKeyId: api?.apiKeyId ?? null,
+            metadata: api?.metadata ?? null,
+            webhookUrl: api?.webhookUrl ?? null,
           });
+          if (api?.inTransaction) await api.inTransaction(tx, (await repo.findTask(tx, id))!);
           return { taskId: id, remainingCredits: remaining };
         });
       } catch (error) {

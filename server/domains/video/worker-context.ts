@@ -37,6 +37,8 @@ export interface WorkerOptions {
   idleMs?: number;
   /** How long a job is expected to take, for the progress bar when the provider reports none. */
   expectedMs?: number;
+  /** The origin of the URLs in customers' webhook events (config.publicSiteUrl). */
+  publicOrigin?: string;
   /** Origin for providers' completion webhooks; null: poll only. */
   webhookBase?: string | null;
   /** Submit failures in a row that open a provider's breaker, and for how long. */

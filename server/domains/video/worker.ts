@@ -63,10 +63,13 @@ export function createVideoWorker(opts: WorkerOptions) {
         : (opts.pollIntervalMs ?? 5000),
     async fail(task, kind, providerError) {
       const done = await db.transaction((tx) =>
-        failAndRefund(tx, task.id, failureMessage(kind), {
-          failureKind: kind,
-          ...(providerError ? { providerError } : {}),
-        }),
+        failAndRefund(
+          tx,
+          task.id,
+          failureMessage(kind),
+          { failureKind: kind, ...(providerError ? { providerError } : {}) },
+          opts.publicOrigin,
+        ),
       );
       if (done) {
         log.info(
