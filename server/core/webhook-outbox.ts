@@ -47,7 +47,7 @@ export async function recordEvent(tx: DbOrTx, event: OutboxEvent): Promise<strin
             AND ${event.requestUrl ?? null}::text IS NOT NULL
         ),
         ev AS (
-          INSERT INTO webhook_events (id, user_id, type, payload)
+          INSERT INTO customer_webhook_events (id, user_id, type, payload)
           SELECT ${id}::uuid, ${event.userId}::uuid, ${event.type}, ${body}
           WHERE EXISTS (SELECT 1 FROM targets)
           RETURNING id
@@ -81,7 +81,7 @@ export async function recordCreditsLow(
             AND e.credits_low_threshold <= ${before} AND e.credits_low_threshold > ${after}
         ),
         ev AS (
-          INSERT INTO webhook_events (id, user_id, type, payload)
+          INSERT INTO customer_webhook_events (id, user_id, type, payload)
           SELECT ${id}::uuid, ${userId}::uuid, 'credits.low', ${body}
           WHERE EXISTS (SELECT 1 FROM targets)
           RETURNING id

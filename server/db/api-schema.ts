@@ -98,9 +98,13 @@ export const webhookEndpoints = pgTable(
   (t) => [index('webhook_endpoints_user_idx').on(t.userId)],
 );
 
-/** One event, as signed and sent: the body is kept as text so every attempt signs the same bytes. */
-export const webhookEvents = pgTable(
-  'webhook_events',
+/**
+ * One event for a customer's webhooks, as signed and sent: the body is kept as text so every
+ * attempt signs the same bytes. (Not `webhook_events`: that table holds the events Stripe and the
+ * video providers send us.)
+ */
+export const customerWebhookEvents = pgTable(
+  'customer_webhook_events',
   {
     /** The `webhook-id` header. */
     id: uuid('id').primaryKey(),
@@ -109,7 +113,7 @@ export const webhookEvents = pgTable(
     payload: text('payload').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('webhook_events_created_idx').on(t.createdAt)],
+  (t) => [index('customer_webhook_events_created_idx').on(t.createdAt)],
 );
 
 /** One event to one endpoint (or to a request's webhook_url, under the user's url-null row). */
@@ -119,7 +123,7 @@ export const webhookDeliveries = pgTable(
     id: uuid('id').primaryKey(),
     eventId: uuid('event_id')
       .notNull()
-      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+      .references(() => customerWebhookEvents.id, { onDelete: 'cascade' }),
     endpointId: uuid('endpoint_id')
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
