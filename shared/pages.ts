@@ -105,6 +105,7 @@ export const PAGES: readonly PageRow[] = [
   // Signed-in pages and the pages mailed links open.
   { path: '/video-history', languages: 'both', indexing: 'private', view: 'HistoryPage' },
   { path: '/account', languages: 'both', indexing: 'private', view: 'AccountPage' },
+  { path: '/account/api', languages: 'both', indexing: 'private', view: 'ApiAccessPage' },
   { path: '/login', languages: 'both', indexing: 'private', view: 'LoginPage' },
   { path: '/verify-email', languages: 'both', indexing: 'private', view: 'VerifyEmailPage' },
   { path: '/reset-password', languages: 'both', indexing: 'private', view: 'ResetPasswordPage' },

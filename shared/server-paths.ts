@@ -10,4 +10,6 @@ export const SERVER_PATH_PREFIXES = [
   '/media',
   '/uploads',
   '/samples',
+  // The public API for developers (issue 36).
+  '/v1',
 ] as const;

@@ -265,6 +265,13 @@ export const OverviewResponse = schemaFor<api.OverviewResponse>()(
         revenueCents: Type.Record(Type.String(), Type.Integer()),
       }),
       webhooksLast24h: Type.Integer(),
+      /** Customers' webhook deliveries (issue 36) in the last 24 hours: attempts by outcome. */
+      customerWebhooks24h: Type.Object({
+        sent: Type.Integer(),
+        failed: Type.Integer(),
+        retried: Type.Integer(),
+        endpointsDisabled: Type.Integer(),
+      }),
       /** When the counts above were taken: they are cached for 30 s (`fresh=true` counts now). */
       countedAt: Type.String(),
       build: AdminSiteBuild,

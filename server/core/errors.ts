@@ -33,7 +33,7 @@ export const notFound = (text: ApiText, code = 'NOT_FOUND') => new AppError(404,
 export const conflict = (text: ApiText, code = 'CONFLICT') => new AppError(409, code, text);
 
 /** Turns a schema validation error into one sentence naming the field. */
-function validationMessage(error: FastifyError): ApiText | string {
+export function validationMessage(error: FastifyError): ApiText | string {
   const first = error.validation?.[0];
   // Without details the validator's own sentence is all there is (Fastify never sends none).
   if (!first) return error.message;

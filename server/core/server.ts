@@ -11,6 +11,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pino from 'pino';
 import type { Config } from '../config.ts';
@@ -94,7 +95,7 @@ class AccessLog extends LogController {
   }
 }
 
-/** Request ids as Fastify and the front doors make them ('req-1f'): nothing to escape. */
+/** Request ids as Fastify and the front doors make them ('req-0a1b2c3d-1f'): nothing to escape. */
 const PLAIN_ID = /^[\w-]+$/;
 
 type LogArgs = unknown[];
@@ -188,6 +189,8 @@ export function createServer(config: Config, stream?: NodeJS.WritableStream): Fa
   const destination = stream ?? logStream(config.logFormat);
   const accessLog = new AccessLog(destination, config.logLevel);
   const doors: FrontDoor[] = [];
+  const instanceTag = randomBytes(4).toString('hex');
+  let requests = 0;
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -198,6 +201,9 @@ export function createServer(config: Config, stream?: NodeJS.WritableStream): Fa
         req: (req) => ({ method: req.method, url: pathOf(req.url), id: req.id }),
       },
     },
+    // Unique across instances and restarts (it is the x-request-id a /v1 client quotes to us):
+    // this process's random tag, then a counter.
+    genReqId: () => `req-${instanceTag}-${(requests++).toString(36)}`,
     logController: accessLog,
     childLoggerFactory: requestLogger,
     trustProxy: config.trustProxy,

@@ -95,7 +95,13 @@ export const webhookEndpoints = pgTable(
     disabledAt: at('disabled_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('webhook_endpoints_user_idx').on(t.userId)],
+  (t) => [
+    index('webhook_endpoints_user_idx').on(t.userId),
+    // The admin overview's endpoints disabled in the last 24 hours.
+    index('webhook_endpoints_disabled_idx')
+      .on(t.disabledAt)
+      .where(sql`${t.disabledAt} is not null`),
+  ],
 );
 
 /**
@@ -160,8 +166,14 @@ export const webhookAttempts = pgTable(
     /** The first 1,000 characters of the answer, or why none came. */
     response: text('response').notNull(),
     durationMs: integer('duration_ms').notNull(),
+    /** What the attempt led to: delivered, another try scheduled, or given up. */
+    outcome: text('outcome', { enum: ['delivered', 'retried', 'failed'] }).notNull(),
   },
-  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)],
+  (t) => [
+    index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt),
+    // The admin overview's counts of the last 24 hours by outcome (an index-only range scan).
+    index('webhook_attempts_attempted_idx').on(t.attemptedAt, t.outcome),
+  ],
 );
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

@@ -313,7 +313,8 @@ export const videoTasks = pgTable(
   },
   (t) => [
     index('video_tasks_queue_idx').on(t.status, t.createdAt),
-    index('video_tasks_user_idx').on(t.userId, t.createdAt),
+    // A user's tasks newest first, keyset on (created_at, id): the /v1 list (issue 36).
+    index('video_tasks_user_idx').on(t.userId, t.createdAt, t.id),
     index('video_tasks_provider_request_idx').on(t.providerRequestId),
     // The admin task list (keyset on created_at, id) and the charts' scans by created_at.
     index('video_tasks_created_id_idx').on(t.createdAt, t.id),

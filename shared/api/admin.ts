@@ -188,6 +188,13 @@ export type OverviewResponse = Ok<{
     revenueCents: Record<string, number>;
   };
   webhooksLast24h: number;
+  /** Customers' webhook deliveries (issue 36) in the last 24 hours: attempts by outcome. */
+  customerWebhooks24h: {
+    sent: number;
+    failed: number;
+    retried: number;
+    endpointsDisabled: number;
+  };
   /** When the counts above were taken: they are cached for 30 s (`fresh=true` counts now). */
   countedAt: string;
   build: AdminSiteBuild;

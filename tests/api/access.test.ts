@@ -34,7 +34,12 @@ interface OwnerIds {
   sessionId: string;
   taskId: string;
   postId: string;
+  apiKeyId: string;
+  webhookId: string;
 }
+
+/** A delivery id nobody has: the resend route must answer 404 to anyone but its owner. */
+const NO_DELIVERY = '00000000-0000-4000-8000-000000000000';
 
 /** Fills a route's parameters with ids of the owner's resources. */
 function fillParams(url: string, ids: OwnerIds): string {
@@ -50,7 +55,10 @@ function fillParams(url: string, ids: OwnerIds): string {
       case 'provider':
         return 'fal';
       case 'id':
-        if (url.includes('/tasks/')) return ids.taskId;
+        if (url.includes('/tasks/') || url.startsWith('/v1/videos/')) return ids.taskId;
+        if (url.includes('/webhooks/deliveries/')) return NO_DELIVERY;
+        if (url.includes('/webhooks/')) return ids.webhookId;
+        if (url.includes('/api-keys/')) return ids.apiKeyId;
         if (url.includes('/posts/')) return ids.postId;
         return ids.userId;
       default:
@@ -59,7 +67,8 @@ function fillParams(url: string, ids: OwnerIds): string {
   });
 }
 
-const ownsResource = (url: string) => /:(userId|sessionId|taskId)\b/.test(url);
+const ownsResource = (url: string) =>
+  /:(userId|sessionId|taskId)\b/.test(url) || /\/(webhooks|api-keys|deliveries)\/:id\b/.test(url);
 
 /** Routes × level, for failure messages. */
 function routeTable(routes: readonly RouteAccess[]): string {
@@ -128,7 +137,10 @@ describe.each(databaseKinds)('route access on %s', (kind) => {
   let routes: readonly RouteAccess[];
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { env: { BLOG_EDITORS: 'eve-editor@example.com' } });
+    t = await createTestApp(kind, {
+      // The owner's webhook endpoint's host (nothing listens there; no event is sent).
+      env: { BLOG_EDITORS: 'eve-editor@example.com', OUTBOUND_ALLOW_HOSTS: '127.0.0.1:9' },
+    });
     routes = t.app.routeAccess;
     owner = await signInLocal(t.app, 'olive-owner@example.com', 'Olive Owner');
     stranger = await signInLocal(t.app, 'sam-stranger@example.com', 'Sam Stranger');
@@ -154,11 +166,27 @@ describe.each(databaseKinds)('route access on %s', (kind) => {
       payload: { title: 'Access checks', content: '<p>Who may read what.</p>', status: 'draft' },
     });
     expect(post.statusCode, post.body).toBe(200);
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/api-keys',
+      headers: bearer(owner.token),
+      payload: { name: 'access', scopes: ['videos:read'] },
+    });
+    expect(key.statusCode, key.body).toBe(201);
+    const webhook = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/webhooks',
+      headers: bearer(owner.token),
+      payload: { url: 'http://127.0.0.1:9/hook', events: ['video.completed'] },
+    });
+    expect(webhook.statusCode, webhook.body).toBe(201);
     ids = {
       userId: owner.user.id,
       sessionId: checkout.json().sessionId,
       taskId: task.json().data.taskId,
       postId: post.json().data.id,
+      apiKeyId: key.json().data.id,
+      webhookId: webhook.json().data.id,
     };
   });
   afterAll(() => t.close());
@@ -186,6 +214,16 @@ describe.each(databaseKinds)('route access on %s', (kind) => {
     }
     return found;
   }
+
+  /** A /v1 refusal: the public API's error shape `{ error: { code, message } }` (issue 36). */
+  const refusedV1 = (status: number, code: string) => ({
+    text: `${status} ${code} (/v1 shape)`,
+    ok: (res: LightMyRequestResponse) => {
+      if (res.statusCode !== status || res.body.includes(owner.user.email)) return false;
+      if (res.body === '') return true;
+      return (errorBody(res) as { error?: { code?: unknown } } | null)?.error?.code === code;
+    },
+  });
 
   /** A refusal in the error shape (HEAD answers carry no body) that leaks none of the owner's data. */
   const refused = (statuses: number[], code?: string) => ({
@@ -234,7 +272,9 @@ describe.each(databaseKinds)('route access on %s', (kind) => {
       (r) =>
         r.access === 'admin-password'
           ? refused([401], 'INVALID_STATUS_PASSWORD')
-          : refused([401], 'SIGN_IN_REQUIRED'),
+          : r.access === 'api-key'
+            ? refusedV1(401, 'API_KEY_REQUIRED')
+            : refused([401], 'SIGN_IN_REQUIRED'),
     );
     expect(found, refusalReport(found, routes)).toEqual([]);
   });
@@ -242,17 +282,24 @@ describe.each(databaseKinds)('route access on %s', (kind) => {
   it('refuses identity headers that claim the owner, signed out or as someone else', async () => {
     const claim = { 'x-user-id': ids.userId };
     const guarded = (r: RouteAccess) => NON_PUBLIC(r) && r.access !== 'admin-password';
+    // /v1 reads only an API key: identity headers and session tokens get no further than that.
     const anonymous = await refusals(
       guarded,
       'anonymous claiming the owner',
       () => claim,
-      () => refused([403], 'IDENTITY_MISMATCH'),
+      (r) =>
+        r.access === 'api-key'
+          ? refusedV1(401, 'API_KEY_REQUIRED')
+          : refused([403], 'IDENTITY_MISMATCH'),
     );
     const impostor = await refusals(
       guarded,
       'a stranger claiming the owner',
       () => ({ ...bearer(stranger.token), ...claim }),
-      () => refused([403], 'IDENTITY_MISMATCH'),
+      (r) =>
+        r.access === 'api-key'
+          ? refusedV1(401, 'API_KEY_INVALID')
+          : refused([403], 'IDENTITY_MISMATCH'),
     );
     const found = [...anonymous, ...impostor];
     expect(found, refusalReport(found, routes)).toEqual([]);

@@ -43,14 +43,22 @@ const CANARY = `canary-${randomUUID()}`;
 /** Texts that would prove a file outside the served folders was read. */
 const LEAKS = [CANARY, 'root:x:0:0', '"devDependencies"'];
 /** Refusals by the access guard: seen here, the case never reached the route's input. */
-const GUARD_CODES = new Set(['SIGN_IN_REQUIRED', 'ADMIN_REQUIRED', 'NOT_EDITOR']);
+const GUARD_CODES = new Set([
+  'SIGN_IN_REQUIRED',
+  'ADMIN_REQUIRED',
+  'NOT_EDITOR',
+  // The public API's (issue 36): a /v1 case must get past its key to test the input.
+  'API_KEY_REQUIRED',
+  'API_KEY_INVALID',
+  'API_KEY_SCOPE_MISSING',
+]);
 const BARE_PHRASE =
   /^(bad request|forbidden|not found|unauthorized|payload too large|unsupported media type|method not allowed)\.?$/i;
 
 interface Harness {
   t: TestApp;
   routes: RouteEntry[];
-  tokens: { user: string; editor: string; admin: string; all: string };
+  tokens: { user: string; editor: string; admin: string; all: string; apiKey: string };
   hints: CorpusHints;
   png: Buffer;
 }
@@ -59,7 +67,8 @@ interface Harness {
 async function startHarness(kind: (typeof databaseKinds)[number]): Promise<Harness> {
   const registered: RouteOptions[] = [];
   const t = await createTestApp(kind, {
-    env: { BLOG_EDITORS: EDITOR_EMAIL },
+    // The corpus sends hundreds of /v1 requests with one key: above its default minute's budget.
+    env: { BLOG_EDITORS: EDITOR_EMAIL, API_REQUESTS_PER_MINUTE: '100000' },
     deps: { onRoute: (route) => registered.push(route) },
   });
   const user = await signInLocal(t.app, 'corpus-user@example.com', 'Corpus User');
@@ -69,6 +78,14 @@ async function startHarness(kind: (typeof databaseKinds)[number]): Promise<Harne
   const all = await signInLocal(t.app, EDITOR_EMAIL, 'Corpus Editor');
   await makeAdmin(t, all.token);
   const admin = await signInAdmin(t.app);
+  // A developer's key with every scope, for /v1 (issue 36).
+  const key = await t.app.inject({
+    method: 'POST',
+    url: '/api/account/api-keys',
+    headers: bearer(user.token),
+    payload: { name: 'bad input', scopes: ['videos:write', 'videos:read', 'credits:read'] },
+  });
+  if (key.statusCode !== 201) throw new Error(`API key: ${key.body}`);
 
   // Files a traversal out of /media/ or /uploads/blog/ would reach.
   await mkdir(path.join(t.dataDir, 'uploads'), { recursive: true });
@@ -98,7 +115,13 @@ async function startHarness(kind: (typeof databaseKinds)[number]): Promise<Harne
   return {
     t,
     routes,
-    tokens: { user: user.token, editor: editor.token, admin, all: all.token },
+    tokens: {
+      user: user.token,
+      editor: editor.token,
+      admin,
+      all: all.token,
+      apiKey: (key.json() as { data: { key: string } }).data.key,
+    },
     hints: {
       params: {
         userId: user.user.id,
@@ -122,6 +145,7 @@ async function startHarness(kind: (typeof databaseKinds)[number]): Promise<Harne
 }
 
 function tokenFor(h: Harness, access: string | undefined): string {
+  if (access === 'api-key') return h.tokens.apiKey;
   if (access === 'admin') return h.tokens.admin;
   if (access === 'editor') return h.tokens.editor;
   if (access === undefined) return h.tokens.all;
@@ -168,6 +192,11 @@ function problemWith(
   } catch {
     return `answered ${status} without a JSON body (${type}): ${res.body.slice(0, 120)}`;
   }
+  // The public API's own shape, `{ error: { code, message } }` (issue 36), under /v1 only.
+  const v1 = (body as { error?: { code?: unknown; message?: unknown } }).error;
+  if (/^\/v1(\/|\?|$)/.test(c.url) && v1 && typeof v1 === 'object') {
+    body = { success: false, code: v1.code, message: v1.message };
+  }
   if (body.success !== false || typeof body.code !== 'string' || !body.code)
     return `answered ${status} outside the error shape: ${res.body.slice(0, 200)}`;
   const message = typeof body.message === 'string' ? body.message.trim() : '';
@@ -175,6 +204,10 @@ function problemWith(
     return `answered ${status} with a message a person cannot act on: ${JSON.stringify(body.message)}`;
   if (/FST_|\bajv\b|\.ts:\d|node_modules|stack/i.test(message))
     return `answered ${status} with internals in the message: ${message}`;
+  // The key's budget is raised for the corpus (API_REQUESTS_PER_MINUTE), so a /v1 case refused
+  // for it never reached its input. (Per-user limits of session routes still answer some cases.)
+  if (body.code === 'RATE_LIMITED' && c.url.startsWith('/v1'))
+    return 'refused by the key\'s rate limit, so the input was never read';
   if (GUARD_CODES.has(body.code))
     return `refused by the access guard (${body.code}), so the input was never read`;
   return null;
@@ -260,10 +293,14 @@ describe.each(databaseKinds)('bad input over every route (%s)', (kind) => {
   );
 
   it('kept every session it used: the corpus reached the routes, not the sign-in guard', async () => {
-    for (const token of Object.values(h.tokens)) {
+    const { apiKey, ...sessions } = h.tokens;
+    for (const token of Object.values(sessions)) {
       const res = await h.t.app.inject({ url: '/api/auth/user', headers: bearer(token) });
       expect(res.statusCode).toBe(200);
     }
+    // The key too (a revoked or unknown key would have met only the /v1 guard).
+    const res = await h.t.app.inject({ url: '/v1/credits', headers: bearer(apiKey) });
+    expect(res.statusCode, res.body).toBe(200);
   });
 });
 

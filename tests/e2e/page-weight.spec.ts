@@ -31,12 +31,16 @@ const PAGE_BUDGETS_KB: Record<string, number> = {
   '/pricing': 105,
   '/video-history': 100,
   '/account': 95,
+  // Issue 36: the API keys and webhooks (96.4 KB); their forms and the deliveries load on demand.
+  '/account/api': 100,
   '/login': 95,
   '/verify-email': 90,
   '/reset-password': 90,
   '/blog/[slug]': 90,
   '/blog/article-shell': 95,
-  '/admin': 105,
+  // Issue 36 took the dashboard to 105.6 KB: a user's API keys (1.1 KB; loading them on demand
+  // would cost more, in Vite's dynamic-import helper) and the webhook figures of the overview.
+  '/admin': 110,
   '/blog-admin': 100,
   // Pages with no island: the header's script and the page's own small scripts.
   '/video-effects': 25,

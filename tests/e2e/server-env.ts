@@ -38,5 +38,7 @@ export function e2eServerEnv(port: number): Record<string, string> {
     // The admin dashboard e2e signs in with these (tests/e2e/admin.spec.ts).
     ADMIN_USERNAME: 'admin',
     ADMIN_PASSWORD: 'e2e-admin-password-123',
+    // The webhook e2e (account-api.spec.ts) registers the e2e server's own address as an endpoint.
+    OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${port}`,
   };
 }

@@ -26,6 +26,8 @@ export interface Profile {
     /** Copies of each webhook event sent to each instance at once. */
     webhookCopies: number;
   };
+  /** Issue 36: developers' programs on /v1, each with its own key, retrying with one Idempotency-Key. */
+  apiClients: { clients: number; videosPerClient: number; renders: number };
 }
 
 export const PROFILES: Record<Profile['name'], Profile> = {
@@ -38,6 +40,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     thinkMs: [20, 200],
     drainTimeoutMs: 90_000,
     twoInstances: { users: 8, loadMs: 5000, tasksPerUser: 2, renders: 2, webhookCopies: 2 },
+    apiClients: { clients: 50, videosPerClient: 3, renders: 1 },
   },
   long: {
     name: 'long',
@@ -48,6 +51,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     thinkMs: [50, 400],
     drainTimeoutMs: 240_000,
     twoInstances: { users: 40, loadMs: 20_000, tasksPerUser: 3, renders: 8, webhookCopies: 3 },
+    apiClients: { clients: 50, videosPerClient: 10, renders: 4 },
   },
 };
 

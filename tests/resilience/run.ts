@@ -1,6 +1,6 @@
 /**
  * `npm run test:resilience`: the resilience suite against real processes. RESILIENCE_PROFILE
- * (short | long, default long) sets how hard; RESILIENCE_ONLY=load,crash,two,slow,bodies,pays,machines picks scenarios;
+ * (short | long, default long) sets how hard; RESILIENCE_ONLY=load,crash,two,slow,bodies,pays,machines,api picks scenarios;
  * RESILIENCE_REPORT=<file> writes the results as JSON (scripts/test.ts counts them from there).
  * Exits non-zero on any violation.
  */

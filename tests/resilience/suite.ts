@@ -6,6 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { runAbuse } from './abuse.ts';
+import { runApiClients } from './api-clients.ts';
 import { makeDataDir } from './processes.ts';
 import type { Profile } from './profiles.ts';
 import { formatResult, resultWithoutTraffic, type ScenarioResult } from './report.ts';
@@ -14,7 +15,8 @@ import { runSubscriptionPays } from './subscription-pays.ts';
 import { runSeveralMachines } from './several-machines.ts';
 import { runTwoInstances } from './two-instances.ts';
 
-export type ScenarioName = 'load' | 'crash' | 'two' | 'slow' | 'bodies' | 'pays' | 'machines';
+export type ScenarioName =
+  'load' | 'crash' | 'two' | 'slow' | 'bodies' | 'pays' | 'machines' | 'api';
 export const SCENARIOS: ScenarioName[] = [
   'load',
   'crash',
@@ -23,6 +25,7 @@ export const SCENARIOS: ScenarioName[] = [
   'bodies',
   'pays',
   'machines',
+  'api',
 ];
 
 export interface SuiteResult {
@@ -106,6 +109,15 @@ export async function runSuite(
       record(await runSeveralMachines());
     } catch (error) {
       failedToRun('Several machines', 'postgres', error);
+    }
+  }
+
+  // 50 API clients retrying with idempotency keys (issue 36).
+  if (only.includes('api')) {
+    try {
+      record(await runApiClients(profile));
+    } catch (error) {
+      failedToRun('API clients', 'pglite', error);
     }
   }
 

@@ -262,6 +262,7 @@ describe('what is computed from the table', () => {
     ).toBe(true);
     expect([...SIGNED_OUT_PAGES].sort()).toEqual([
       '/account',
+      '/account/api',
       '/login',
       '/reset-password',
       '/verify-email',

@@ -41,7 +41,8 @@ CREATE TABLE "webhook_attempts" (
 	"attempted_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"status_code" integer,
 	"response" text NOT NULL,
-	"duration_ms" integer NOT NULL
+	"duration_ms" integer NOT NULL,
+	"outcome" text NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "webhook_deliveries" (
@@ -80,12 +81,16 @@ ALTER TABLE "webhook_attempts" ADD CONSTRAINT "webhook_attempts_delivery_id_webh
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_id_customer_webhook_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."customer_webhook_events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_webhook_endpoints_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."webhook_endpoints"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+DROP INDEX "video_tasks_user_idx";--> statement-breakpoint
+CREATE INDEX "video_tasks_user_idx" ON "video_tasks" USING btree ("user_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "api_keys_user_idx" ON "api_keys" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "customer_webhook_events_created_idx" ON "customer_webhook_events" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "idempotency_keys_expires_idx" ON "idempotency_keys" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "webhook_attempts_delivery_idx" ON "webhook_attempts" USING btree ("delivery_id","attempted_at");--> statement-breakpoint
+CREATE INDEX "webhook_attempts_attempted_idx" ON "webhook_attempts" USING btree ("attempted_at","outcome");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_endpoint_idx" ON "webhook_deliveries" USING btree ("endpoint_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_event_idx" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_user_idx" ON "webhook_endpoints" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "webhook_endpoints_disabled_idx" ON "webhook_endpoints" USING btree ("disabled_at") WHERE "webhook_endpoints"."disabled_at" is not null;--> statement-breakpoint
 CREATE INDEX "video_tasks_api_key_unfinished_idx" ON "video_tasks" USING btree ("api_key_id") WHERE "video_tasks"."status" in ('pending', 'processing');

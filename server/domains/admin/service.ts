@@ -35,6 +35,8 @@ import { msg } from '../../core/api-messages.ts';
 /** Admin sessions end 12 hours after sign-in, whatever SESSION_TTL_DAYS says. */
 const ADMIN_SESSION_MS = 12 * 60 * 60 * 1000;
 export { LOCKOUT_MS } from './lockout-policy.ts';
+/** For the api domain's admin routes (an API key revoked by support is written to the audit log). */
+export { adminName } from './identity.ts';
 /** Failures in a row from one address that lock that address (lockout-policy.ts). */
 export const LOCKOUT_FAILURES = ADDRESS_LOCKOUT_FAILURES;
 

@@ -21,10 +21,14 @@ import { apiKeyRoutes } from './keys-routes.ts';
 import { v1Frame } from './v1-frame.ts';
 import { v1VideoRoutes } from './v1-videos-routes.ts';
 import { v1AccountRoutes } from './v1-account-routes.ts';
-import { createIdempotency } from './idempotency.ts';
+import { createIdempotency, scheduleIdempotencyCleanup } from './idempotency.ts';
 import { createWebhookService, type WebhookService } from './webhooks-service.ts';
 import { webhookRoutes } from './webhooks-routes.ts';
-import { createWebhookDispatcher, type WebhookDispatcher } from './dispatcher.ts';
+import {
+  createWebhookDispatcher,
+  scheduleWebhookPurge,
+  type WebhookDispatcher,
+} from './dispatcher.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,8 +52,8 @@ export interface ApiPluginOptions {
 export const apiPlugin = fp(
   async (app: FastifyInstance, opts: ApiPluginOptions) => {
     const { config, db } = opts;
-    const apiKeys = createApiKeyService({ db });
-    const webhooks = createWebhookService({ db, config });
+    const apiKeys = createApiKeyService({ db, log: app.log, limits: config.apiLimits });
+    const webhooks = createWebhookService({ db, config, now: opts.now });
     const dispatcher = createWebhookDispatcher({
       db,
       config,
@@ -62,14 +66,16 @@ export const apiPlugin = fp(
     app.decorate('webhooks', webhooks);
     app.decorate('webhookDispatcher', dispatcher);
     app.addHook('onClose', () => dispatcher.stop());
+    scheduleWebhookPurge(app, db, dispatcher);
 
     await app.register(apiKeyRoutes, { apiKeys });
     await app.register(webhookRoutes, { webhooks });
 
     const idempotency = createIdempotency({ db, now: opts.now });
+    scheduleIdempotencyCleanup(app, db, idempotency);
     await app.register(async (v1) => {
       await v1Frame(v1, { apiKeys, config });
-      await v1VideoRoutes(v1, { video: opts.video, idempotency, config, webhooks });
+      await v1VideoRoutes(v1, { db, video: opts.video, idempotency, config, webhooks });
       await v1AccountRoutes(v1, { video: opts.video, credits: opts.credits });
     });
   },

@@ -5,6 +5,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
 import {
+  apiKeys,
   checkoutSessions,
   creditTransactions,
   emailVerificationTokens,
@@ -14,6 +15,7 @@ import {
   subscriptions,
   users,
   videoTasks,
+  webhookEndpoints,
   type UserRow,
 } from '../../db/schema.ts';
 
@@ -51,15 +53,23 @@ export async function countUnfinishedTasks(db: DbOrTx, userId: string): Promise<
 }
 
 /**
- * Closes the account's row: every session revoked, every pending link (which may hold a chosen
- * password and name) deleted, and the personal fields replaced by a tombstone. The balance and
- * the rows that point at the user id (ledger, tasks, payments) stay as they are.
+ * Closes the account's row: every session and API key revoked, every webhook endpoint deleted,
+ * every pending link (which may hold a chosen password and name) deleted, and the personal
+ * fields replaced by a tombstone. The balance and the rows that point at the user id (ledger,
+ * tasks, payments) stay as they are.
  */
 export async function closeUser(tx: DbOrTx, userId: string): Promise<void> {
   await tx
     .update(sessions)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  // The public API (issue 36): its keys stop working and its webhooks stop with the sessions
+  // (an endpoint's deliveries and attempts go with it).
+  await tx
+    .update(apiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
+  await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
   await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId));
   await tx.delete(emailVerificationTokens).where(eq(emailVerificationTokens.userId, userId));
   await tx

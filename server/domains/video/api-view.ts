@@ -31,7 +31,7 @@ export function toApiVideo(row: VideoTaskRow, origin: string): ApiVideo {
     poster_url: deleted ? null : absolute(origin, row.posterUrl),
     error:
       row.status === 'failed'
-        ? { code: row.failureKind ?? 'failed', message: row.errorMessage ?? 'The video failed.' }
+        ? { code: row.failureKind ?? 'failed', message: row.errorMessage ?? '' }
         : null,
     metadata: row.metadata ?? {},
     created_at: row.createdAt.toISOString(),

@@ -1,6 +1,7 @@
 /**
  * SQL for each provider's health (video_provider_health): the circuit breaker and the rate-limit
- * wait every worker process shares. Every function takes `db | tx` first.
+ * wait every worker process shares, and how its recent tasks went (the admin's providers card).
+ * Every function takes `db | tx` first.
  */
 import { inArray, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
@@ -77,5 +78,31 @@ export async function recordRateLimit(
         on conflict (provider) do update set
           rate_limited_until = greatest(coalesce(h.rate_limited_until, now()), excluded.rate_limited_until),
           last_error = excluded.last_error, last_error_at = now(), updated_at = now()`,
+  );
+}
+
+/** Per provider over the last `hours`: tasks it accepted, how they ended, p50/p95 seconds to done. */
+export async function providerStats(db: DbOrTx, hours: number) {
+  return queryRows<{
+    provider: string;
+    tasks: number;
+    succeeded: number;
+    failed: number;
+    p50: number | null;
+    p95: number | null;
+  }>(
+    db,
+    sql`select provider,
+          count(*)::int as tasks,
+          (count(*) filter (where status = 'completed'))::int as succeeded,
+          (count(*) filter (where status = 'failed'))::int as failed,
+          (percentile_cont(0.5) within group (order by extract(epoch from completed_at - created_at))
+            filter (where status = 'completed'))::float8 as p50,
+          (percentile_cont(0.95) within group (order by extract(epoch from completed_at - created_at))
+            filter (where status = 'completed'))::float8 as p95
+        from video_tasks
+        where created_at > now() - make_interval(hours => ${hours}) and submitted_at is not null
+        group by provider
+        order by provider`,
   );
 }

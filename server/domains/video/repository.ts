@@ -25,21 +25,20 @@ export async function insertTask(db: DbOrTx, task: NewVideoTask): Promise<void> 
   await db.insert(videoTasks).values(task);
 }
 
-export async function countUnfinished(db: DbOrTx, userId: string): Promise<number> {
+/**
+ * Unfinished tasks of a user (the site's cap), or of an API key (its own cap, issue 36;
+ * video_tasks_api_key_unfinished_idx).
+ */
+export async function countUnfinished(
+  db: DbOrTx,
+  owner: string | { apiKeyId: string },
+): Promise<number> {
+  const whose =
+    typeof owner === 'string' ? sql`user_id = ${owner}` : sql`api_key_id = ${owner.apiKeyId}`;
   const rows = await queryRows<{ n: number }>(
     db,
     sql`select count(*)::int as n from video_tasks
-        where user_id = ${userId} and status in ('pending', 'processing')`,
-  );
-  return rows[0]?.n ?? 0;
-}
-
-/** Unfinished tasks an API key started (its cap, issue 36; video_tasks_api_key_unfinished_idx). */
-export async function countUnfinishedForKey(db: DbOrTx, apiKeyId: string): Promise<number> {
-  const rows = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from video_tasks
-        where api_key_id = ${apiKeyId} and status in ('pending', 'processing')`,
+        where ${whose} and status in ('pending', 'processing')`,
   );
   return rows[0]?.n ?? 0;
 }
@@ -367,32 +366,6 @@ export async function overdueTaskIds(db: DbOrTx): Promise<string[]> {
         limit 100`,
   );
   return rows.map((r) => r.id);
-}
-
-/** Per provider over the last `hours`: tasks it accepted, how they ended, p50/p95 seconds to done. */
-export async function providerStats(db: DbOrTx, hours: number) {
-  return queryRows<{
-    provider: string;
-    tasks: number;
-    succeeded: number;
-    failed: number;
-    p50: number | null;
-    p95: number | null;
-  }>(
-    db,
-    sql`select provider,
-          count(*)::int as tasks,
-          (count(*) filter (where status = 'completed'))::int as succeeded,
-          (count(*) filter (where status = 'failed'))::int as failed,
-          (percentile_cont(0.5) within group (order by extract(epoch from completed_at - created_at))
-            filter (where status = 'completed'))::float8 as p50,
-          (percentile_cont(0.95) within group (order by extract(epoch from completed_at - created_at))
-            filter (where status = 'completed'))::float8 as p95
-        from video_tasks
-        where created_at > now() - make_interval(hours => ${hours}) and submitted_at is not null
-        group by provider
-        order by provider`,
-  );
 }
 
 /**

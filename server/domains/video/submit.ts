@@ -96,7 +96,7 @@ export function assertCanAfford(user: UserRow, model: string, cost: number): voi
 }
 
 /** 429: the user (or, through the API, the key) already has the most unfinished tasks allowed. */
-const tooManyTasks = (api?: ApiSubmit) =>
+const tooManyTasks = (api?: Pick<ApiSubmit, 'maxUnfinished'>) =>
   new AppError(
     429,
     'TOO_MANY_TASKS',
@@ -104,8 +104,12 @@ const tooManyTasks = (api?: ApiSubmit) =>
   );
 
 /** Whether the user's (the site) or the key's (the API) unfinished videos are at their cap. */
-async function atCap(db: DbOrTx, userId: string, api: ApiSubmit | undefined): Promise<boolean> {
-  if (api) return (await repo.countUnfinishedForKey(db, api.apiKeyId)) >= api.maxUnfinished;
+async function atCap(
+  db: DbOrTx,
+  userId: string,
+  api: Pick<ApiSubmit, 'apiKeyId' | 'maxUnfinished'> | undefined,
+): Promise<boolean> {
+  if (api) return (await repo.countUnfinished(db, { apiKeyId: api.apiKeyId })) >= api.maxUnfinished;
   return (await repo.countUnfinished(db, userId)) >= MAX_UNFINISHED_TASKS;
 }
 
@@ -236,11 +240,12 @@ export function createSubmit(deps: {
       model: string,
       fields: OptionFields = {},
       files = { lastFrame: false, referenceImages: 0 },
+      api?: Pick<ApiSubmit, 'apiKeyId' | 'maxUnfinished'>,
     ): Promise<void> {
       const { mode } = modeOf(model);
       const options = readOptions(fields, mode, files);
       assertCanAfford(user, model, videoPrice(options, prices));
-      if ((await repo.countUnfinished(db, user.id)) >= MAX_UNFINISHED_TASKS) throw tooManyTasks();
+      if (await atCap(db, user.id, api)) throw tooManyTasks(api);
     },
 
     async submit(user: UserRow | null, input: SubmitInput, api?: ApiSubmit) {

@@ -1,8 +1,9 @@
 /**
- * /account (issue 34): the signed-in user's account, a copy of their data (a JSON download) and
- * closing the account, which first lists what is lost and what is kept, then asks for a
- * confirmation (CloseAccountDialog.tsx). Once closed, the stored session is forgotten here: the
- * server has already revoked it.
+ * /account (issue 34): the signed-in user's account, a copy of their data (a JSON download), the
+ * way to their API keys and webhooks (/account/api, issue 36) and closing the account, which
+ * first lists what is lost and what is kept, then asks for a confirmation
+ * (CloseAccountDialog.tsx). Once closed, the stored session is forgotten here: the server has
+ * already revoked it.
  */
 import { useEffect, useId, useState } from 'react';
 import type { PublicUser } from '../../../shared/api/auth.ts';
@@ -81,6 +82,24 @@ function ExportData({ locale }: { locale: Locale }) {
           {error}
         </p>
       )}
+    </section>
+  );
+}
+
+/** The way to the API keys and webhooks (/account/api, issue 36). */
+function ApiAccessLink({ locale }: { locale: Locale }) {
+  const headingId = useId();
+  return (
+    <section className="card account-section" aria-labelledby={headingId}>
+      <h2 id={headingId}>{m.apiaccess_account_heading(locale)}</h2>
+      <p>{m.apiaccess_account_text(locale)}</p>
+      <a
+        className="btn btn-secondary"
+        href={localizePath('/account/api', locale)}
+        data-testid="account-api-link"
+      >
+        {m.apiaccess_account_link(locale)}
+      </a>
     </section>
   );
 }
@@ -173,6 +192,7 @@ export default function AccountSettings({ locale = 'en' }: { locale?: Locale }) 
     <div className="account-sections">
       <Profile user={user} credits={credits} locale={locale} />
       <ExportData locale={locale} />
+      <ApiAccessLink locale={locale} />
       <CloseAccount
         user={user}
         credits={credits}

@@ -4,7 +4,11 @@
  * live, and an on-demand subsystem check.
  */
 import { useCallback, useRef, useState, type ReactNode } from 'react';
-import type { AdminSiteBuild, SiteBuildState } from '../../../shared/api/admin.ts';
+import type {
+  AdminSiteBuild,
+  OverviewResponse,
+  SiteBuildState,
+} from '../../../shared/api/admin.ts';
 import { DAILY_STATS_DEFAULT_DAYS } from '../../../shared/admin.ts';
 import { TASK_STATUSES } from '../../../shared/video.ts';
 import { apiErrorMessage } from '../../lib/api/http.ts';
@@ -154,6 +158,29 @@ function revenueFacts(revenueCents: Record<string, number>): Fact[] {
   ]);
 }
 
+/** Customers' webhook deliveries of the last 24 hours (issue 36): attempts by outcome. */
+function CustomerWebhooksCard({
+  counts,
+}: {
+  counts: OverviewResponse['data']['customerWebhooks24h'];
+}) {
+  return (
+    <article className="admin-card" data-testid="admin-customer-webhooks">
+      <h3 className="admin-card__label">Customer webhooks</h3>
+      <p className="admin-card__value">{counts.sent.toLocaleString()}</p>
+      <p className="admin-card__hint">delivered in the last 24 hours</p>
+      <Facts
+        compact
+        facts={[
+          ['Retried', counts.retried.toLocaleString()],
+          ['Failed', counts.failed.toLocaleString()],
+          ['Endpoints disabled', counts.endpointsDisabled.toLocaleString()],
+        ]}
+      />
+    </article>
+  );
+}
+
 /** A headline count with what lies behind it and a link to the section that lists it. */
 function CountCard({
   label,
@@ -243,6 +270,7 @@ export default function Overview() {
             >
               <p className="admin-card__hint">received in the last 24 hours</p>
             </CountCard>
+            <CustomerWebhooksCard counts={data.customerWebhooks24h} />
 
             <DailyCharts state={daily} />
 

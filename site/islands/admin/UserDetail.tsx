@@ -1,11 +1,13 @@
 /**
  * One user's panel: balance and account facts, subscription, the two changes an admin can make
- * (adjust credits, grant or revoke blog access), the paged ledger and the latest tasks.
+ * (adjust credits, grant or revoke blog access), the paged ledger, the API keys (revocable) and
+ * the latest tasks.
  */
 import { useCallback, useState } from 'react';
 import type { AdminSubscription, AdminUser } from '../../../shared/api/admin.ts';
 import { getUserDetail, setBlogAccess } from '../../lib/api/admin.ts';
 import { useConfirmAction } from './ActionDialog.tsx';
+import ApiKeysCard from './ApiKeysCard.tsx';
 import Badge, { humanize, stateTone } from './Badge.tsx';
 import CreditAdjustForm from './CreditAdjustForm.tsx';
 import Facts, { FactDate } from './Facts.tsx';
@@ -148,6 +150,8 @@ export default function UserDetail({ userId }: { userId: string }) {
       </div>
 
       <Ledger key={changes} userId={user.id} />
+
+      <ApiKeysCard userId={user.id} email={user.email} />
 
       <div className="admin-panel" role="group" aria-labelledby="admin-user-tasks-title">
         <h3 id="admin-user-tasks-title" className="admin-panel__title">

@@ -28,6 +28,7 @@ import type {
 } from '../../../shared/api/admin-lists.ts';
 import type { DailyStatsResponse } from '../../../shared/api/admin-stats.ts';
 import { ADMIN_TOKEN_STORAGE_KEY } from '../../../shared/admin.ts';
+import type { ApiKeyList } from '../../../shared/public-api.ts';
 import { api } from './http.ts';
 /** What the dashboard says when any admin call answers 401. */
 export const SESSION_ENDED = 'Your admin session ended. Please sign in again.';
@@ -204,6 +205,14 @@ export async function listUserTransactions(
   return dataOf(body, 'ledger');
 }
 
+/** `GET /api/admin/users/{id}/api-keys`: the user's API keys, revoked ones included. */
+export async function listUserApiKeys(id: string): Promise<ApiKeyList> {
+  const body = await adminHttp
+    .get(`/api/admin/users/${encodeURIComponent(id)}/api-keys`)
+    .json<{ success: boolean; data: ApiKeyList }>();
+  return dataOf(body, 'API key list');
+}
+
 export async function listTasks(
   status: AdminTaskStatus | null,
   page: Page,
@@ -269,4 +278,9 @@ export async function refundTask(
     .post(`/api/admin/tasks/${encodeURIComponent(taskId)}/refund`, { retry: 0 })
     .json<RefundResponse>();
   return { ...dataOf(body, 'refund'), message: messageOf(body) };
+}
+
+/** `DELETE /api/admin/api-keys/{id}`: the key stops working at once (204, no body). */
+export async function revokeUserApiKey(keyId: string): Promise<void> {
+  await adminHttp.delete(`/api/admin/api-keys/${encodeURIComponent(keyId)}`, { retry: 0 });
 }

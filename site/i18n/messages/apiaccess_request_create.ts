@@ -1,0 +1,6 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** Create secret */
+export const apiaccess_request_create = (locale: Locale): string =>
+  locale === 'zh-CN' ? '创建密钥' : 'Create secret';
