@@ -1,7 +1,6 @@
 /**
- * buildApp(config) → a ready Fastify instance (tests `inject`; server/main.ts adds `listen`). It
- * only composes core plugins, then one plugin per domain, each given its config and services;
- * dependencies with outside effects can be passed in (AppDeps).
+ * buildApp(config) → a ready Fastify instance (tests `inject`; main.ts adds `listen`): core plugins,
+ * then one plugin per domain with its config and services; outside effects come in as AppDeps.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.ts';
@@ -11,7 +10,6 @@ import { apiDocsPlugin, apiSpecPlugin } from './core/api-docs.ts';
 import { databasePlugin } from './core/database-plugin.ts';
 import { errorsPlugin, notFoundHandler } from './core/errors.ts';
 import { healthPlugin } from './core/health.ts';
-import { createConfiguredMailer } from './core/mailer.ts';
 import { mediaStorePlugin } from './core/media-store/plugin.ts';
 import { createMetrics, metricsPlugin } from './core/metrics.ts';
 import { rateLimitPlugin } from './core/rate-limit.ts';
@@ -32,9 +30,7 @@ import { PROVIDER_METRICS_LABELS as providerLabels, videoPlugin } from './domain
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = createServer(config, deps.logStream);
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
-  const { google, stripe, scheduler, publishDebounceMs, now, sampleRenderer } = deps;
-  // Default: SMTP, or the outbox in DATA_DIR. Accounts mail links; webhooks mail a disabled endpoint.
-  const mailer = deps.mailer ?? (await createConfiguredMailer(config));
+  const { google, mailer, stripe, scheduler, publishDebounceMs, now, sampleRenderer } = deps;
   const authRateLimit = deps.authRateLimit ?? config.authRateLimit;
   const startedAt = Date.now();
   const release = emptyLiveRelease();
@@ -56,7 +52,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(requestInputPlugin);
   await app.register(rateLimitPlugin, { db, redisUrl: config.scale.redisUrl });
   await app.register(apiSpecPlugin, { version: config.version, routes: config.apiDocs });
-
   // Accounts register the auth plugin: every later route knows its caller.
   await app.register(accountsPlugin, { config, db, userCache, authRateLimit, google, mailer });
   await app.register(apiDocsPlugin);
@@ -65,9 +60,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(billingPlugin, { config, db, accounts: app.accounts, stripe, scheduler });
   await app.register(videoPlugin, { config, db });
   await app.register(privacyPlugin, { db, billing: app.billing, authRateLimit });
-  // The public API (issue 36): /v1 for developers' keys, webhooks, on the same services.
-  const { video, credits: creditsService } = app;
-  await app.register(apiPlugin, { config, db, video, credits: creditsService, mailer, now });
+  await app.register(apiPlugin, { config, db, now }); // /v1, keys and webhooks (issue 36)
   // The blog, next, schedules rebuilds through the publisher; builds read its posts later.
   const { siteRenderer, releasePollMs } = deps;
   const siteBuild = { publishDebounceMs, siteRenderer, releasePollMs, posts: () => app.blog };

@@ -9,7 +9,7 @@ import { Value } from 'typebox/value';
 import site from '../content/site.json' with { type: 'json' };
 import pkg from '../package.json' with { type: 'json' };
 import { scaleConfig, ScaleEnvSchema, type ScaleConfig } from './config-scale.ts';
-import { API_DEFAULT_LIMITS } from '../shared/public-api.ts';
+import { apiLimits, ApiEnvSchema, type ApiLimitsConfig } from './config-api.ts';
 import { parseAllowHosts, type OutboundPolicy } from './core/outbound.ts';
 import {
   describeRoute,
@@ -40,17 +40,6 @@ const EnvSchema = Type.Object({
   BLOG_EDITORS: Type.String({ default: '' }),
   SESSION_TTL_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 100_000, default: 30 }),
-  // The public API's per-key limits for keys whose owner's plan names none (issue 36).
-  API_REQUESTS_PER_MINUTE: Type.Integer({
-    minimum: 1,
-    maximum: 1_000_000,
-    default: API_DEFAULT_LIMITS.requestsPerMinute,
-  }),
-  API_UNFINISHED_VIDEOS: Type.Integer({
-    minimum: 1,
-    maximum: 1000,
-    default: API_DEFAULT_LIMITS.unfinishedVideos,
-  }),
   SMTP_URL: Type.String({ default: '' }),
   STRIPE_SECRET_KEY: Type.String({ default: '' }),
   STRIPE_WEBHOOK_SECRET: Type.String({ default: '' }),
@@ -58,6 +47,7 @@ const EnvSchema = Type.Object({
   MAIL_FROM: Type.String({ default: '' }),
   ...VideoEnvSchema,
   ...ScaleEnvSchema,
+  ...ApiEnvSchema,
   SERVE_SITE: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   SAMPLE_CLIPS: Type.Union([Type.Literal('render'), Type.Literal('off')], { default: 'render' }),
   SAMPLE_CACHE_DIR: Type.String({ default: '' }),
@@ -119,8 +109,8 @@ export interface Config {
   sessionTtlMs: number;
   /** Sign-in, sign-up and reset attempts allowed per client address per minute. */
   authRateLimit: number;
-  /** /v1 limits of a key whose owner's plan names none (plans may raise them: content/plans.json). */
-  apiLimits: { requestsPerMinute: number; unfinishedVideos: number };
+  /** /v1 limits of a key whose owner's plan names none (config-api.ts). */
+  apiLimits: ApiLimitsConfig;
   mail: { smtpUrl: string | null; from: string };
   /** Null: the local checkout (local mode only). */
   stripe: { secretKey: string; webhookSecret: string; apiBase: URL | null } | null;
@@ -267,10 +257,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ),
     sessionTtlMs: env.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,
     authRateLimit: env.AUTH_RATE_LIMIT_PER_MINUTE,
-    apiLimits: {
-      requestsPerMinute: env.API_REQUESTS_PER_MINUTE,
-      unfinishedVideos: env.API_UNFINISHED_VIDEOS,
-    },
+    apiLimits: apiLimits(env),
     mail: {
       smtpUrl: env.SMTP_URL || null,
       from: env.MAIL_FROM || `${site.brand} <${site.mailboxes.support}>`,

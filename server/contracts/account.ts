@@ -49,9 +49,34 @@ const AccountExportTask = schemaFor<api.AccountExportTask>()(
     options: VideoOptionsData,
     source_task_id: Nullable(Type.String()),
     error_message: Nullable(Type.String()),
+    api_key_id: Nullable(Type.String()),
+    metadata: Nullable(Type.Record(Type.String(), Type.String())),
     created_at: Type.String(),
     completed_at: Nullable(Type.String()),
     deleted_at: Nullable(Type.String()),
+  }),
+);
+
+const AccountExportApiKey = schemaFor<api.AccountExportApiKey>()(
+  Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    prefix: Type.String(),
+    scopes: Type.Array(Type.String()),
+    created_at: Type.String(),
+    last_used_at: Nullable(Type.String()),
+    revoked_at: Nullable(Type.String()),
+  }),
+);
+
+const AccountExportWebhookEndpoint = schemaFor<api.AccountExportWebhookEndpoint>()(
+  Type.Object({
+    id: Type.String(),
+    url: Nullable(Type.String()),
+    events: Type.Array(Type.String()),
+    credits_low_threshold: Type.Integer(),
+    created_at: Type.String(),
+    disabled_at: Nullable(Type.String()),
   }),
 );
 
@@ -105,6 +130,10 @@ const AccountExport = schemaFor<api.AccountExport>()(
     profile: AccountExportProfile,
     ledger: Type.Array(CreditTransaction),
     tasks: Type.Array(AccountExportTask),
+    api: Type.Object({
+      keys: Type.Array(AccountExportApiKey),
+      webhook_endpoints: Type.Array(AccountExportWebhookEndpoint),
+    }),
     payments: Type.Object({
       checkouts: Type.Array(AccountExportCheckout),
       subscriptions: Type.Array(AccountExportSubscription),

@@ -24,7 +24,7 @@ export interface OutboxEvent {
 }
 
 /** The body every attempt sends (and signs) byte for byte. */
-export function eventBody(type: WebhookEventType, data: unknown, at: Date): string {
+function eventBody(type: WebhookEventType, data: unknown, at: Date): string {
   return JSON.stringify({ type, timestamp: at.toISOString(), data });
 }
 

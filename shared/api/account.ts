@@ -42,9 +42,33 @@ export type AccountExportTask = {
   options: VideoOptionsData;
   source_task_id: string | null;
   error_message: string | null;
+  /** Issue 36: the API key that started it (null: the site) and the caller's metadata. */
+  api_key_id: string | null;
+  metadata: Record<string, string> | null;
   created_at: string;
   completed_at: string | null;
   deleted_at: string | null;
+};
+
+/** A developer's API key (issue 36): never the key or its hash. */
+export type AccountExportApiKey = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+};
+
+/** A webhook endpoint (url null: the request secret's row); never its secrets. */
+export type AccountExportWebhookEndpoint = {
+  id: string;
+  url: string | null;
+  events: string[];
+  credits_low_threshold: number;
+  created_at: string;
+  disabled_at: string | null;
 };
 
 /** A checkout (a pack bought, or a subscription's first payment). */
@@ -94,6 +118,8 @@ export type AccountExport = {
   /** Every ledger row, oldest first. */
   ledger: CreditTransaction[];
   tasks: AccountExportTask[];
+  /** The public API (issue 36). */
+  api: { keys: AccountExportApiKey[]; webhook_endpoints: AccountExportWebhookEndpoint[] };
   payments: {
     checkouts: AccountExportCheckout[];
     subscriptions: AccountExportSubscription[];

@@ -207,7 +207,7 @@ function problemWith(
   // The key's budget is raised for the corpus (API_REQUESTS_PER_MINUTE), so a /v1 case refused
   // for it never reached its input. (Per-user limits of session routes still answer some cases.)
   if (body.code === 'RATE_LIMITED' && c.url.startsWith('/v1'))
-    return 'refused by the key\'s rate limit, so the input was never read';
+    return "refused by the key's rate limit, so the input was never read";
   if (GUARD_CODES.has(body.code))
     return `refused by the access guard (${body.code}), so the input was never read`;
   return null;

@@ -122,7 +122,7 @@ describe("a key's limits by its owner's plan", () => {
   it("takes the operator's defaults (API_REQUESTS_PER_MINUTE, API_UNFINISHED_VIDEOS), which a plan only raises", () => {
     const raised = { requestsPerMinute: 200, unfinishedVideos: 9 };
     expect(planLimits(null, raised)).toEqual({ limits: raised, keyClass: 'default' });
-    // Lite names 120 a minute and 8 videos: below these defaults, so the defaults hold.
+    // Lite names 150 a minute and 8 videos: below these defaults, so the defaults hold.
     expect(planLimits('lite', raised).limits).toEqual(raised);
     expect(planLimits('pro+', raised).limits).toEqual({
       requestsPerMinute: 600,

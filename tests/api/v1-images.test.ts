@@ -168,6 +168,23 @@ describe.each(databaseKinds)('/v1 video images on %s', (kind) => {
     expect(allowed.hits.length).toBe(before);
   });
 
+  it('refuses a key at its cap of unfinished videos with 429 before any image is fetched', async () => {
+    const key = await developerKey(17 * 8);
+    // The key's default cap is 5 unfinished videos; no worker runs here, so they stay pending.
+    for (let i = 0; i < 5; i++) {
+      expect((await create(key, { prompt: `cap ${i}` })).statusCode).toBe(202);
+    }
+    const before = allowed.hits.length;
+    const res = await create(key, {
+      prompt: 'over',
+      mode: 'image',
+      image_url: allowed.url('/fox.png'),
+    });
+    expect(res.statusCode, res.body).toBe(429);
+    expect(res.json().error.code).toBe('TOO_MANY_TASKS');
+    expect(allowed.hits.length).toBe(before);
+  });
+
   it('takes a webhook_url the delivery guard accepts, once the user has a request secret', async () => {
     const key = await developerKey(40);
     const refused = await create(key, { prompt: 'x', webhook_url: private_.url('/hook') });

@@ -3,7 +3,8 @@
  * too. Before, the account's sessions were revoked but its API keys kept working on /v1 (a
  * closed account's key could still read, make and delete videos), and its webhook endpoints
  * kept receiving its events. Now closing revokes every key and deletes every endpoint (with the
- * request secret and their deliveries) in the same transaction as the rest of the closure.
+ * request secret and their deliveries) in the same transaction as the rest of the closure. The
+ * account's data export names its keys (prefix, never the key) and endpoints (never a secret).
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,21 @@ describe.each(databaseKinds)('closing an account with API keys on %s', (kind) =>
     // The key works before the account closes.
     const before = await t.app.inject({ url: '/v1/credits', headers: bearer(key) });
     expect(before.statusCode, before.body).toBe(200);
+    // The customer's copy of their data names the key and the endpoints, never a secret.
+    const exported = await t.app.inject({ url: '/api/account/export', headers: bearer(token) });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const api = (
+      exported.json() as { data: { api: Record<string, Array<Record<string, unknown>>> } }
+    ).data.api;
+    expect(api.keys!.map((k) => [k.name, k.prefix, k.revoked_at])).toEqual([
+      ['ci', key.slice(0, 14), null],
+    ]);
+    expect(api.webhook_endpoints!.map((e) => e.url).sort()).toEqual([
+      'http://127.0.0.1:9/hook',
+      null,
+    ]);
+    expect(exported.body).not.toContain(key);
+    expect(exported.body).not.toContain('whsec_');
 
     // A local account signed in just now may close without a password.
     const closed = await t.app.inject({

@@ -19,6 +19,8 @@ import { createAccountsService, type AccountsService, type GoogleVerifier } from
 declare module 'fastify' {
   interface FastifyInstance {
     accounts: AccountsService;
+    /** SMTP, or the outbox in DATA_DIR (AppDeps.mailer in tests). */
+    mailer: Mailer;
   }
 }
 
@@ -39,11 +41,14 @@ export const accountsPlugin = fp(
   ) => {
     const { config } = opts;
     const mailQueue = createMailQueue(app.log);
+    const mailer = opts.mailer ?? (await createConfiguredMailer(config));
+    // Other domains mail through it too (the api domain: a webhook endpoint disabled).
+    app.decorate('mailer', mailer);
     const accounts = createAccountsService({
       db: opts.db,
       config,
       google: opts.google ?? createGoogleIdentity(config.google),
-      mailer: opts.mailer ?? (await createConfiguredMailer(config)),
+      mailer,
       mailQueue,
       userCache: opts.userCache,
     });

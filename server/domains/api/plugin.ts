@@ -13,9 +13,6 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../core/db.ts';
-import type { Mailer } from '../../core/mailer.ts';
-import type { CreditsService } from '../credits/service.ts';
-import type { VideoService } from '../video/service.ts';
 import { createApiKeyService, type ApiKeyService } from './keys-service.ts';
 import { apiKeyRoutes } from './keys-routes.ts';
 import { v1Frame } from './v1-frame.ts';
@@ -39,12 +36,10 @@ declare module 'fastify' {
   }
 }
 
+/** The video and credits services and the mailer come from their domains (app decorations). */
 export interface ApiPluginOptions {
   config: Config;
   db: Db;
-  video: VideoService;
-  credits: CreditsService;
-  mailer: Mailer;
   /** The clock of retries and expiries (tests move it; AppDeps.now). Default: new Date(). */
   now?: (() => Date) | undefined;
 }
@@ -57,7 +52,7 @@ export const apiPlugin = fp(
     const dispatcher = createWebhookDispatcher({
       db,
       config,
-      mailer: opts.mailer,
+      mailer: app.mailer,
       log: app.log,
       metrics: app.metrics,
       now: opts.now,
@@ -75,12 +70,12 @@ export const apiPlugin = fp(
     scheduleIdempotencyCleanup(app, db, idempotency);
     await app.register(async (v1) => {
       await v1Frame(v1, { apiKeys, config });
-      await v1VideoRoutes(v1, { db, video: opts.video, idempotency, config, webhooks });
-      await v1AccountRoutes(v1, { video: opts.video, credits: opts.credits });
+      await v1VideoRoutes(v1, { db, video: app.video, idempotency, config, webhooks });
+      await v1AccountRoutes(v1, { video: app.video, credits: app.credits });
     });
   },
   {
     name: 'api',
-    dependencies: ['database', 'access', 'auth', 'metrics', 'rate-limit', 'credits', 'video'],
+    dependencies: ['database', 'access', 'auth', 'accounts', 'metrics', 'rate-limit', 'credits', 'video'],
   },
 );

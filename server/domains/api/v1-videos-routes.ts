@@ -28,7 +28,7 @@ import {
 import { IMAGE_MODEL, MAX_IMAGE_BYTES, TEXT_MODEL } from '../../../shared/video.ts';
 import { MEGABYTE } from '../../../shared/images.ts';
 import { OPTION_FIELDS } from '../../../shared/video-options.ts';
-import { assertCanAfford, toApiVideo, type VideoService } from '../video/service.ts';
+import { toApiVideo, type VideoService } from '../video/service.ts';
 import type { Idempotency, SaveAnswer } from './idempotency.ts';
 import { checkImageFields, paramError, readImages } from './v1-input.ts';
 import { findOwnVideo, listVideos } from './v1-videos-repository.ts';
@@ -164,13 +164,19 @@ export async function v1VideoRoutes(
         const files = checkImageFields(body, mode);
         const fields = optionFields(body);
         await checkWebhook(user, body.webhook_url);
-        // Before any image is fetched or decoded: a user who cannot pay costs us nothing.
-        const { credits } = video.quote(model, {
+        // Before any image is fetched or decoded, a request that will be refused costs us
+        // nothing: one no provider here can make (the quote's 400), a user who cannot pay, or a
+        // key at its cap of unfinished videos.
+        video.quote(model, {
           ...fields,
           [OPTION_FIELDS.lastFrame]: files.lastFrame ? 'true' : '',
           [OPTION_FIELDS.referenceImages]: String(files.referenceImages),
         });
-        assertCanAfford(user, model, credits);
+        const key = request.apiKey!;
+        await video.assertCanStart(user, model, fields, files, {
+          apiKeyId: key.id,
+          maxUnfinished: key.limits.unfinishedVideos,
+        });
         const images = await readImages(body, config.outbound);
         return submit(request, { prompt: body.prompt, model, fields, ...images }, body, save);
       }),

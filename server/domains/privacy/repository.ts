@@ -121,3 +121,14 @@ export function invoicesOf(db: DbOrTx, userId: string) {
     .where(eq(t.userId, userId))
     .orderBy(asc(t.createdAt), asc(t.invoiceId));
 }
+
+/** The user's API keys and webhook endpoints (issue 36), oldest first. */
+export function apiKeysOf(db: DbOrTx, userId: string) {
+  const t = apiKeys;
+  return db.select().from(t).where(eq(t.userId, userId)).orderBy(asc(t.createdAt), asc(t.id));
+}
+
+export function webhookEndpointsOf(db: DbOrTx, userId: string) {
+  const t = webhookEndpoints;
+  return db.select().from(t).where(eq(t.userId, userId)).orderBy(asc(t.createdAt), asc(t.id));
+}

@@ -101,14 +101,17 @@ export function createPrivacyService(deps: {
 
     /** GET /api/account/export: every row we keep about the user, oldest first. */
     async exportData(userId: string): Promise<AccountExport> {
-      const [user, ledger, tasks, checkouts, subscriptions, invoices] = await Promise.all([
-        repo.findUser(db, userId),
-        repo.ledgerOf(db, userId),
-        repo.tasksOf(db, userId),
-        repo.checkoutsOf(db, userId),
-        repo.subscriptionsOf(db, userId),
-        repo.invoicesOf(db, userId),
-      ]);
+      const [user, ledger, tasks, checkouts, subscriptions, invoices, keys, endpoints] =
+        await Promise.all([
+          repo.findUser(db, userId),
+          repo.ledgerOf(db, userId),
+          repo.tasksOf(db, userId),
+          repo.checkoutsOf(db, userId),
+          repo.subscriptionsOf(db, userId),
+          repo.invoicesOf(db, userId),
+          repo.apiKeysOf(db, userId),
+          repo.webhookEndpointsOf(db, userId),
+        ]);
       if (!user) throw new Error(`user ${userId} vanished during its export`);
       return {
         exported_at: new Date().toISOString(),
@@ -138,10 +141,31 @@ export function createPrivacyService(deps: {
           options: toOptionsData(row.options ?? DEFAULT_OPTIONS),
           source_task_id: row.sourceTaskId,
           error_message: row.errorMessage,
+          api_key_id: row.apiKeyId,
+          metadata: row.metadata,
           created_at: row.createdAt.toISOString(),
           completed_at: iso(row.completedAt),
           deleted_at: iso(row.deletedAt),
         })),
+        api: {
+          keys: keys.map((row) => ({
+            id: row.id,
+            name: row.name,
+            prefix: row.prefix,
+            scopes: row.scopes,
+            created_at: row.createdAt.toISOString(),
+            last_used_at: iso(row.lastUsedAt),
+            revoked_at: iso(row.revokedAt),
+          })),
+          webhook_endpoints: endpoints.map((row) => ({
+            id: row.id,
+            url: row.url,
+            events: row.events,
+            credits_low_threshold: row.creditsLowThreshold,
+            created_at: row.createdAt.toISOString(),
+            disabled_at: iso(row.disabledAt),
+          })),
+        },
         payments: {
           checkouts: checkouts.map((row) => ({
             id: row.id,

@@ -206,7 +206,10 @@ export async function providerOverview(
   db: DbOrTx,
   routes: { text: RouteEntry[]; image: RouteEntry[] },
 ) {
-  const [rows, stats] = await Promise.all([healthRepo.allHealth(db), healthRepo.providerStats(db, 24)]);
+  const [rows, stats] = await Promise.all([
+    healthRepo.allHealth(db),
+    healthRepo.providerStats(db, 24),
+  ]);
   const names = new Set([
     ...routes.text.map((e) => e.provider),
     ...routes.image.map((e) => e.provider),
