@@ -76,6 +76,15 @@ export const apiPlugin = fp(
   },
   {
     name: 'api',
-    dependencies: ['database', 'access', 'auth', 'accounts', 'metrics', 'rate-limit', 'credits', 'video'],
+    dependencies: [
+      'database',
+      'access',
+      'auth',
+      'accounts',
+      'metrics',
+      'rate-limit',
+      'credits',
+      'video',
+    ],
   },
 );
