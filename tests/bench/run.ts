@@ -163,14 +163,15 @@ async function measureAgainst(
   headers: Record<string, string>,
   ceilingBase: string,
   replayPath: string,
+  request: BenchRequest = {},
 ) {
   const seconds = Math.max(1, +(duration / rounds).toFixed(1));
   const runs: Array<{ app: Awaited<ReturnType<typeof measure>>; replay: number; hello: number }> =
     [];
-  await autocannon({ url, connections, duration: 1, headers });
+  await autocannon({ url, connections, duration: 1, headers, ...request });
   await autocannon({ url: ceilingBase + replayPath, connections, duration: 1 });
   for (let r = 0; r < rounds; r++) {
-    const app = await measure(url, headers, seconds, false);
+    const app = await measure(url, headers, seconds, false, request);
     const replay = await measure(ceilingBase + replayPath, {}, seconds, false);
     const hello = await measure(`${ceilingBase}/`, {}, seconds, false);
     runs.push({ app, replay: replay.reqPerSec, hello: hello.reqPerSec });
@@ -200,15 +201,22 @@ async function untilOk(url: string, limitMs: number): Promise<void> {
   }
 }
 
+/** A row's request when it is not a plain GET: the method and body autocannon sends each time. */
+interface BenchRequest {
+  method?: 'POST';
+  body?: string;
+}
+
 async function measure(
   url: string,
   headers: Record<string, string> = {},
   seconds = duration,
   warmUp = true,
+  request: BenchRequest = {},
 ) {
   // One second first, not counted: JIT, connection pools and caches warm up alike for every row.
-  if (warmUp) await autocannon({ url, connections, duration: 1, headers });
-  const result = await autocannon({ url, connections, duration: seconds, headers });
+  if (warmUp) await autocannon({ url, connections, duration: 1, headers, ...request });
+  const result = await autocannon({ url, connections, duration: seconds, headers, ...request });
   return {
     reqPerSec: Math.round(result.requests.average),
     p50: result.latency.p50,
@@ -241,6 +249,33 @@ function startServer(dataDir: string, env: Record<string, string>) {
 async function json<T>(res: Response): Promise<T> {
   if (!res.ok) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/**
+ * The /v1 rows' fixture: a key of `token`'s user, one video it made, and the create request
+ * that made it (the same body and Idempotency-Key: each send is answered from the stored answer).
+ */
+async function developerVideo(base: string, token: string) {
+  const created = await json<{ data: { key: string } }>(
+    await fetch(`${base}/api/account/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench', scopes: ['videos:write', 'videos:read'] }),
+    }),
+  );
+  const headers = { authorization: `Bearer ${created.data.key}` };
+  const replay = {
+    headers: { 'content-type': 'application/json', 'idempotency-key': 'bench-replay' },
+    body: JSON.stringify({ prompt: 'A lighthouse in a storm, seen from a boat' }),
+  };
+  const video = await json<{ id: string }>(
+    await fetch(`${base}/v1/videos`, {
+      method: 'POST',
+      headers: { ...headers, ...replay.headers },
+      body: replay.body,
+    }),
+  );
+  return { id: video.id, headers, replay };
 }
 
 /** A signed-in user with a Standard pack (2,200 credits) bought through the local checkout. */
@@ -350,11 +385,11 @@ const HOP_HEADERS = new Set([
 ]);
 
 /** One answer exactly as autocannon gets it (same request headers, no Accept-Encoding). */
-function capture(url: string, headers: Record<string, string> = {}) {
+function capture(url: string, headers: Record<string, string> = {}, request: BenchRequest = {}) {
   return new Promise<{ status: number; headers: Record<string, string>; body: string }>(
     (resolve, reject) => {
       http
-        .get(url, { headers }, (res) => {
+        .request(url, { method: request.method ?? 'GET', headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('error', reject);
@@ -368,7 +403,8 @@ function capture(url: string, headers: Record<string, string> = {}) {
             resolve({ status: res.statusCode ?? 0, headers: kept, body });
           });
         })
-        .on('error', reject);
+        .on('error', reject)
+        .end(request.body);
     },
   );
 }
@@ -391,6 +427,8 @@ async function benchApp(
   const { child, port } = await startServer(dataDir, {
     // Hundreds of bench users sign in from one address.
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    // One API key carries the /v1 rows' load: far above its default minute's budget.
+    API_REQUESTS_PER_MINUTE: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   const base = `http://127.0.0.1:${port}`;
@@ -403,8 +441,9 @@ async function benchApp(
       await fetch(`${base}/api/blog/posts?page=1&limit=12`),
     );
     const slug = list.data.posts[0]?.slug ?? 'missing';
+    const v1 = await developerVideo(base, token);
     // Goals: tests/bench/goals.ts.
-    const targets: Array<[string, string, Record<string, string>?]> = [
+    const targets: Array<[string, string, Record<string, string>?, BenchRequest?]> = [
       ['GET /api/health', '/api/health'],
       ['GET /api/health/live', '/api/health/live'],
       ['GET /api/blog/posts?page=1&limit=12', '/api/blog/posts?page=1&limit=12'],
@@ -413,6 +452,15 @@ async function benchApp(
         'GET /api/credits/balance (signed in)',
         '/api/credits/balance',
         { authorization: `Bearer ${token}` },
+      ],
+      // The public API (issue 36): a key's own video, and a retried create answered from its
+      // Idempotency-Key (no second charge, no second video).
+      ['GET /v1/videos/{id}', `/v1/videos/${v1.id}`, v1.headers],
+      [
+        'POST /v1/videos (idempotent replay)',
+        '/v1/videos',
+        { ...v1.headers, ...v1.replay.headers },
+        { method: 'POST', body: v1.replay.body },
       ],
     ];
     // Static pages come from the release in memory and never touch the database: once is enough.
@@ -426,8 +474,8 @@ async function benchApp(
       );
     }
     const answers = [];
-    for (const [, urlPath, headers] of targets)
-      answers.push(await capture(base + urlPath, headers));
+    for (const [, urlPath, headers, request] of targets)
+      answers.push(await capture(base + urlPath, headers, request));
     await json(
       await fetch(`${ceiling.base}/replay`, {
         method: 'PUT',
@@ -435,8 +483,9 @@ async function benchApp(
         body: JSON.stringify(answers),
       }),
     );
-    for (const [i, [target, urlPath, headers]] of targets.entries()) {
-      const m = await measureAgainst(base + urlPath, headers ?? {}, ceiling.base, `/replay/${i}`);
+    for (const [i, [target, urlPath, headers, request]] of targets.entries()) {
+      const replay = `/replay/${i}`;
+      const m = await measureAgainst(base + urlPath, headers ?? {}, ceiling.base, replay, request);
       rows.push({ target, database, ...m, bytes: Buffer.from(answers[i]!.body, 'base64').length });
     }
     for (const users of [20, 100]) {
