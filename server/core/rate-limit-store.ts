@@ -24,24 +24,25 @@ export interface WindowCount {
 type Callback = (error: Error | null, result?: WindowCount) => void;
 
 /**
- * Counts one hit on `key` in a window of `windowMs`. With `restartWhenOver`
- * (continueExceeding), a hit over `max` starts the window again.
+ * Counts one hit on `key` in a window of `windowMs` (`units` hits: a batch reserved at once).
+ * With `restartWhenOver` (continueExceeding), a hit over `max` starts the window again.
  */
 export async function countHit(
   db: DbOrTx,
   key: string,
   windowMs: number,
-  opts: { max: number; restartWhenOver: boolean },
+  opts: { max: number; restartWhenOver: boolean; units?: number },
 ): Promise<WindowCount> {
+  const units = opts.units ?? 1;
   const restart = opts.restartWhenOver
-    ? sql`h.reset_at <= now() or h.hits + 1 > ${opts.max}::integer`
+    ? sql`h.reset_at <= now() or h.hits + ${units}::integer > ${opts.max}::integer`
     : sql`h.reset_at <= now()`;
   const [row] = await queryRows<{ hits: number; ttl: number }>(
     db,
     sql`insert into rate_limit_hits as h (key, hits, reset_at)
-        values (${key}, 1, now() + ${windowMs}::float8 * interval '1 millisecond')
+        values (${key}, ${units}::integer, now() + ${windowMs}::float8 * interval '1 millisecond')
         on conflict (key) do update set
-          hits = case when h.reset_at <= now() then 1 else h.hits + 1 end,
+          hits = case when h.reset_at <= now() then excluded.hits else h.hits + excluded.hits end,
           reset_at = case when ${restart} then excluded.reset_at else h.reset_at end
         returning hits, extract(epoch from reset_at - now())::float8 * 1000 as ttl`,
   );

@@ -12,12 +12,18 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import fp from 'fastify-plugin';
 import type { Db } from './db.ts';
 import { AppError } from './errors.ts';
 import { rateLimitKey } from './rate-limit-key.ts';
 import { closeRateLimitRedis, connectRateLimitRedis } from './rate-limit-redis.ts';
-import { databaseRateLimitStore, deleteExpiredRateLimitHits } from './rate-limit-store.ts';
+import {
+  countHit,
+  databaseRateLimitStore,
+  deleteExpiredRateLimitHits,
+  type WindowCount,
+} from './rate-limit-store.ts';
 import { scheduleRepeating } from './scheduler.ts';
 import { type MessageValue, msg } from './api-messages.ts';
 
@@ -41,6 +47,37 @@ function waitText(after: string): MessageValue {
   const match = /^(\d+) (ms|second|minute|hour|day|year)s?$/.exec(after);
   if (!match) return after;
   return WAIT_UNITS[match[2] as keyof typeof WAIT_UNITS](Number(match[1]));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Adds `units` hits to `key`'s fixed window of `windowMs` in the shared store (the database,
+     * or Redis) and answers the window's count and time left; null when the store failed (the
+     * caller lets the request through). For limits a route counts itself (the /v1 key budget).
+     */
+    countRateUnits(key: string, units: number, windowMs: number): Promise<WindowCount | null>;
+  }
+}
+
+/** INCRBY with the window's expiry set by the hit that opens it, in one round trip. */
+const REDIS_COUNT = `local current = redis.call('INCRBY', KEYS[1], ARGV[1])
+if current == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) ttl = tonumber(ARGV[2]) end
+return {current, ttl}`;
+
+async function countUnitsInRedis(
+  redis: Redis,
+  key: string,
+  units: number,
+  windowMs: number,
+): Promise<WindowCount> {
+  const [current, ttl] = (await redis.eval(REDIS_COUNT, 1, key, units, windowMs)) as [
+    number,
+    number,
+  ];
+  return { current, ttl };
 }
 
 export const rateLimitPlugin = fp(
@@ -69,13 +106,27 @@ export const rateLimitPlugin = fp(
     };
 
     let storeOptions;
+    let count: (key: string, units: number, windowMs: number) => Promise<WindowCount>;
     if (opts.redisUrl) {
       const redis = await connectRateLimitRedis(opts.redisUrl, app.log, storeFailed);
       app.addHook('onClose', () => closeRateLimitRedis(redis));
       storeOptions = { redis, nameSpace: 'rate-limit:' };
+      count = (key, units, windowMs) =>
+        countUnitsInRedis(redis, `rate-limit:${key}`, units, windowMs);
     } else {
       storeOptions = { store: databaseRateLimitStore(opts.db, storeFailed) };
+      count = (key, units, windowMs) =>
+        countHit(opts.db, key, windowMs, { max: 0, restartWhenOver: false, units });
     }
+    app.decorate('countRateUnits', async (key: string, units: number, windowMs: number) => {
+      try {
+        return await count(key, units, windowMs);
+      } catch (err) {
+        // Fail open, as every limited route does (see above).
+        storeFailed(err);
+        return null;
+      }
+    });
 
     await app.register(rateLimit, {
       global: false,

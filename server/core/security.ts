@@ -114,8 +114,12 @@ export function apiSecurityHeaders(production: boolean): Record<string, string> 
   };
 }
 
-/** API paths answer JSON; /api/docs is the one HTML page (Swagger UI) under /api/. */
-export const isApiPath = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
+/**
+ * API paths answer JSON: /api/ (but /api/docs, the one HTML page, Swagger UI) and the public
+ * API, /v1 (issue 36).
+ */
+export const isApiPath = (url: string) =>
+  (url.startsWith('/api/') && !url.startsWith('/api/docs')) || /^\/v1(?:[/?]|$)/.test(url);
 
 declare module 'fastify' {
   interface FastifyInstance {

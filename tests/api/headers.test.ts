@@ -161,4 +161,19 @@ describe('security headers', () => {
       expect(scriptSrc).toContain(`'${hash}'`);
     expect(scriptSrc).not.toContain("'unsafe-inline'");
   });
+
+  // Issue 36: the public API answers JSON like /api, with its headers (nothing may load or
+  // frame it), not a page's CSP of scripts and frames (which it carried at first).
+  it.each([
+    ['GET /v1/quote without a key (401)', '/v1/quote'],
+    ['GET /v1 (404)', '/v1'],
+    ['GET /v1/no-such-route (404)', '/v1/no-such-route?x=1'],
+  ])("gives the /v1 answer %s the API's headers", async (_name, url) => {
+    const res = await t.app.inject({ url });
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none';frame-ancestors 'none'",
+    );
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(isApiPath(url)).toBe(true);
+  });
 });

@@ -93,4 +93,8 @@ CREATE INDEX "webhook_deliveries_endpoint_idx" ON "webhook_deliveries" USING btr
 CREATE INDEX "webhook_deliveries_event_idx" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_user_idx" ON "webhook_endpoints" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_disabled_idx" ON "webhook_endpoints" USING btree ("disabled_at") WHERE "webhook_endpoints"."disabled_at" is not null;--> statement-breakpoint
-CREATE INDEX "video_tasks_api_key_unfinished_idx" ON "video_tasks" USING btree ("api_key_id") WHERE "video_tasks"."status" in ('pending', 'processing');
+CREATE INDEX "video_tasks_api_key_unfinished_idx" ON "video_tasks" USING btree ("api_key_id") WHERE "video_tasks"."status" in ('pending', 'processing');--> statement-breakpoint
+-- A key's revocation (or last use) reaches every process's cache of keys at once: the same
+-- notice as a change to its owner's row, sessions or ledger (migration 0005, core/user-cache.ts).
+CREATE TRIGGER api_keys_notify_change AFTER INSERT OR UPDATE OR DELETE ON api_keys
+  FOR EACH ROW EXECUTE FUNCTION notify_user_change();

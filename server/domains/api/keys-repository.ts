@@ -113,8 +113,6 @@ export interface KeyWithOwner {
   user: UserRow;
   /** The owner's active subscription's plan, or null. */
   planId: string | null;
-  /** Whether last_used_at is more than a minute old (or unset): time to write it again. */
-  stale: boolean;
 }
 
 /** The key whose SHA-256 is `keyHash`, with its owner and their plan (the /v1 lookup). */
@@ -124,7 +122,6 @@ export async function findByHash(db: DbOrTx, keyHash: string): Promise<KeyWithOw
       key: infoColumns,
       user: users,
       planId: subscriptions.planId,
-      stale: sql<boolean>`(${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < now() - interval '1 minute')`,
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))

@@ -22,6 +22,7 @@ import {
   type CreatedApiKey,
 } from '../../../shared/public-api.ts';
 import * as repo from './keys-repository.ts';
+import type { UserCache } from '../../core/user-cache.ts';
 import { planLimits, type KeyLimits } from './v1-limits.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -38,6 +39,10 @@ export function base62(bytes: Buffer): string {
   }
   return out.padStart(SECRET_DIGITS, '0');
 }
+
+/** How often a process writes a key's last use, and how long it keeps a key it read. */
+const TOUCH_EVERY_MS = 60_000;
+const CACHE_FOR_MS = 10 * 60_000;
 
 /** The stored form of a key (a fast hash is enough: keys carry 256 bits of entropy). */
 const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
@@ -81,17 +86,48 @@ export function createApiKeyService(deps: {
   log: FastifyBaseLogger;
   /** config.apiLimits: a key's limits when its owner's plan names none. */
   limits: KeyLimits;
+  /**
+   * Keys already read, by hash (core/user-cache.ts): dropped on every process when the key's
+   * row, its owner's row or ledger changes (the api_keys trigger of migration 0018), so a
+   * revocation holds everywhere at once. Without it every request reads the key.
+   */
+  cache?: UserCache<Authentication>;
 }) {
   const { db, log } = deps;
+  /** When this process last wrote each key's last_used_at (one write a minute a key at most). */
+  const touched = new Map<string, number>();
 
   /**
    * Writes last_used_at off the request's path: the answer does not wait for it, and a failed
    * write costs only a stale "last used" (logged).
    */
   const touch = (keyId: string) => {
+    const now = Date.now();
+    if (now - (touched.get(keyId) ?? 0) < TOUCH_EVERY_MS) return;
+    // Bounded: a key not seen for a minute may be written again anyway.
+    if (touched.size > 10_000) touched.clear();
+    touched.set(keyId, now);
     repo.touchKey(db, keyId).catch((err: unknown) => {
       log.warn({ err, keyId }, 'writing an API key’s last use failed');
     });
+  };
+
+  /** The key of `keyHash` as its row says (null: no such key). */
+  const load = async (keyHash: string) => {
+    const found = await repo.findByHash(db, keyHash);
+    if (!found) return null;
+    const userId = found.key.userId;
+    const expiresAt = new Date(Date.now() + CACHE_FOR_MS);
+    if (found.key.revokedAt) {
+      return { value: { error: 'revoked' } as Authentication, userId, expiresAt };
+    }
+    const { limits, keyClass } = planLimits(found.planId, deps.limits);
+    const value: Authentication = {
+      key: { id: found.key.id, userId, scopes: found.key.scopes as ApiScope[], limits },
+      user: found.user,
+      keyClass,
+    };
+    return { value, userId, expiresAt };
   };
 
   return {
@@ -122,21 +158,13 @@ export function createApiKeyService(deps: {
 
     /** The key behind a /v1 request's bearer token, or why it is refused. */
     async authenticate(fullKey: string): Promise<Authentication> {
-      const found = await repo.findByHash(db, hashApiKey(fullKey));
+      const keyHash = hashApiKey(fullKey);
+      const found = deps.cache
+        ? await deps.cache.session(keyHash, () => load(keyHash))
+        : ((await load(keyHash))?.value ?? null);
       if (!found) return { error: 'invalid' };
-      if (found.key.revokedAt) return { error: 'revoked' };
-      if (found.stale) touch(found.key.id);
-      const { limits, keyClass } = planLimits(found.planId, deps.limits);
-      return {
-        key: {
-          id: found.key.id,
-          userId: found.key.userId,
-          scopes: found.key.scopes as ApiScope[],
-          limits,
-        },
-        user: found.user,
-        keyClass,
-      };
+      if (!('error' in found)) touch(found.key.id);
+      return found;
     },
 
     /** The user's keys, newest first, revoked ones included (the 100 newest). */

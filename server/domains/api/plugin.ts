@@ -13,7 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../core/db.ts';
-import { createApiKeyService, type ApiKeyService } from './keys-service.ts';
+import { createUserCache } from '../../core/user-cache.ts';
+import { createApiKeyService, type ApiKeyService, type Authentication } from './keys-service.ts';
 import { apiKeyRoutes } from './keys-routes.ts';
 import { v1Frame } from './v1-frame.ts';
 import { v1VideoRoutes } from './v1-videos-routes.ts';
@@ -47,7 +48,12 @@ export interface ApiPluginOptions {
 export const apiPlugin = fp(
   async (app: FastifyInstance, opts: ApiPluginOptions) => {
     const { config, db } = opts;
-    const apiKeys = createApiKeyService({ db, log: app.log, limits: config.apiLimits });
+    // Keys read once per process, dropped everywhere when their row or owner changes.
+    const cache = await createUserCache<Authentication>(app.database, {
+      changeNotices: app.database.changeNotices,
+    });
+    app.addHook('onClose', () => cache.stop().catch(() => {}));
+    const apiKeys = createApiKeyService({ db, log: app.log, limits: config.apiLimits, cache });
     const webhooks = createWebhookService({ db, config, now: opts.now });
     const dispatcher = createWebhookDispatcher({
       db,
