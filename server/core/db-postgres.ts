@@ -43,6 +43,7 @@ export function openPostgres(url: string, max = 10, opts: PostgresOptions = {}):
   // connection listens, and this process sees its own writes as it sees another's (shortly).
   const listenOnPool = notify === 'listen' && !directUrl;
   const listeners = new Map<string, Set<ListenHandlers>>();
+  const dedicated = new Map<string, ReturnType<typeof sharedListener>>();
   const deliver = (channel: string, payload: string) => {
     for (const handlers of listeners.get(channel) ?? []) handlers.notify(payload);
   };
@@ -127,7 +128,10 @@ export function openPostgres(url: string, max = 10, opts: PostgresOptions = {}):
       set.add(handlers);
       // Its own connection as well: the pool may hold no connection at all when idle, and a
       // lost connection must be noticed (a gap) rather than silently missing notifications.
-      const stop = await listenPostgres(directUrl ?? url, channel, handlers);
+      // One such connection per channel, whatever the number of caches listening on it.
+      let shared = dedicated.get(channel);
+      if (!shared) dedicated.set(channel, (shared = sharedListener(directUrl ?? url, channel)));
+      const stop = await shared.add(handlers);
       return async () => {
         set.delete(handlers);
         await stop();
@@ -160,6 +164,44 @@ function listeningClient(deliver: (channel: string, payload: string) => void) {
         (err: Error) => callback(err),
       );
     }
+  };
+}
+
+/**
+ * One listening connection (listenPostgres) for every subscriber of `channel`: each hears every
+ * notification and every gap; one that joins while it listens is told so at once. The
+ * connection opens with the first subscriber and closes with the last.
+ */
+function sharedListener(url: string, channel: string) {
+  const subscribers = new Set<ListenHandlers>();
+  let listening = false;
+  let started: Promise<() => Promise<void>> | null = null;
+  const fanOut: ListenHandlers = {
+    notify: (payload) => subscribers.forEach((h) => h.notify(payload)),
+    gap(live) {
+      listening = live;
+      subscribers.forEach((h) => h.gap(live));
+    },
+  };
+  return {
+    async add(handlers: ListenHandlers): Promise<() => Promise<void>> {
+      subscribers.add(handlers);
+      if (started) {
+        await started;
+        if (listening) handlers.gap(true);
+      } else {
+        started = listenPostgres(url, channel, fanOut);
+        await started;
+      }
+      return async () => {
+        subscribers.delete(handlers);
+        if (subscribers.size > 0 || !started) return;
+        const stop = await started;
+        started = null;
+        listening = false;
+        await stop();
+      };
+    },
   };
 }
 
