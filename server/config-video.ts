@@ -32,6 +32,15 @@ const ProviderEnvSchema = Object.fromEntries(
 export const VideoEnvSchema = {
   VIDEO_ROUTE_TEXT: Type.String({ default: 'local:local' }),
   VIDEO_ROUTE_IMAGE: Type.String({ default: 'local:local' }),
+  /**
+   * ordered: each route as written; cheapest: the capable entries cheapest first for the video
+   * asked (content/provider-costs.json), equal costs by the last hour's p95 time (issue 37).
+   */
+  VIDEO_ROUTE_POLICY: Type.Union([Type.Literal('ordered'), Type.Literal('cheapest')], {
+    default: 'ordered',
+  }),
+  /** Route entries whose video would cost more (USD) are not used; empty: no cap. */
+  VIDEO_MAX_COST_USD: Type.String({ default: '' }),
   /** Public origin providers POST completion webhooks to (default PUBLIC_SITE_URL in production). */
   VIDEO_WEBHOOK_BASE: Type.String({ default: '' }),
   ...ProviderEnvSchema,
@@ -57,6 +66,8 @@ type VideoEnv = Static<TObject<typeof VideoEnvSchema>>;
 
 export interface VideoConfig {
   routes: { text: RouteEntry[]; image: RouteEntry[] };
+  /** VIDEO_ROUTE_POLICY and VIDEO_MAX_COST_USD (null: no cap). */
+  routing: VideoRouting;
   /** Origin for webhook URLs; null: poll only. */
   webhookBase: string | null;
   /**
@@ -78,6 +89,23 @@ export interface VideoConfig {
   maxResultBytes: number;
   /** FFMPEG_PATH, or null: the system's, else the bundled build. */
   ffmpegPath: string | null;
+}
+
+/** How the worker orders a route, and the most a video may cost at an entry (issue 37, item 6). */
+export interface VideoRouting {
+  policy: 'ordered' | 'cheapest';
+  maxCostUsd: number | null;
+}
+
+/** VIDEO_MAX_COST_USD: empty is no cap; anything but a non-negative amount stops the start. */
+function maxCostOf(value: string): number | null {
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  const amount = /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : NaN;
+  if (!Number.isFinite(amount)) {
+    throw new Error(`VIDEO_MAX_COST_USD: "${value}" is not an amount in USD (e.g. 1.50).`);
+  }
+  return amount;
 }
 
 /** Parses one route variable; throws a message naming it and the bad entry. */
@@ -149,6 +177,7 @@ export function videoConfig(env: VideoEnv, fallbackWebhookBase: string | null): 
   }
   return {
     routes,
+    routing: { policy: env.VIDEO_ROUTE_POLICY, maxCostUsd: maxCostOf(env.VIDEO_MAX_COST_USD) },
     webhookBase,
     providers: Object.fromEntries(
       PROVIDERS.map((p) => [p.name, p.settings(providerEnv(p, env))]),

@@ -250,6 +250,8 @@ const AdminVideoProvider = schemaFor<api.AdminVideoProvider>()(
     /** Seconds from the request to a playable video, succeeded tasks only. */
     p50Seconds: Type.Union([Type.Number(), Type.Null()]),
     p95Seconds: Type.Union([Type.Number(), Type.Null()]),
+    /** Route entries whose default video loses money at the cheapest credit price (issue 37). */
+    losses: Type.Array(Type.String()),
   }),
 );
 type AdminVideoProvider = api.AdminVideoProvider;

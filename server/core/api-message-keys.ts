@@ -311,4 +311,5 @@ export interface ApiMessageParams<Value> {
   'webhooks.endpoint_disabled': NoParams;
   'webhooks.mail_disabled_subject': NoParams;
   'webhooks.mail_disabled_body': { url: Value; reason: Value; days: Value; link: Value };
+  'video_costs.over_cost_limit': { max: Value };
 }

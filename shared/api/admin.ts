@@ -177,6 +177,11 @@ export type AdminVideoProvider = {
   /** Seconds from the request to a playable video, succeeded tasks only. */
   p50Seconds: number | null;
   p95Seconds: number | null;
+  /**
+   * Issue 37, item 5: each route entry whose default video costs more than its credits bring at
+   * the cheapest credit price, e.g. `text #1: fal-ai/veo3.1 loses $2.80 per video at Pro+ yearly prices`.
+   */
+  losses: string[];
 };
 
 export type OverviewResponse = Ok<{

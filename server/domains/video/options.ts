@@ -19,6 +19,7 @@ import {
   type VideoOptions,
 } from '../../../shared/video-options.ts';
 import { FIXED_MODEL, unsupportedOption } from './providers/capabilities.ts';
+import { withinCostCap } from './providers/costs.ts';
 import { providerByName } from './providers/index.ts';
 import type { VideoMode } from './providers/types.ts';
 
@@ -184,5 +185,23 @@ export function assertRoutable(
   throw badRequest(
     msg('video.option_unsupported', { option, value: optionValue(option, options) }),
     'OPTION_UNSUPPORTED',
+  );
+}
+
+/**
+ * VIDEO_MAX_COST_USD (issue 37, item 6): the entries whose video costs at most the cap (all of
+ * them without one), or a 400 before any charge when none does, like OPTION_UNSUPPORTED.
+ */
+export function assertAffordable(
+  entries: readonly RouteEntry[],
+  options: VideoOptions,
+  durationSeconds: number,
+  maxCostUsd: number | null,
+): RouteEntry[] {
+  const affordable = withinCostCap(entries, options, durationSeconds, maxCostUsd);
+  if (affordable.length > 0 || maxCostUsd === null) return affordable;
+  throw badRequest(
+    msg('video_costs.over_cost_limit', { max: maxCostUsd.toFixed(2) }),
+    'COST_LIMIT_EXCEEDED',
   );
 }

@@ -12,6 +12,7 @@ import { storedObjectRoutes } from '../../core/media-store/serve.ts';
 import { MEDIA_KEYS } from '../../core/media-store/types.ts';
 import { createVideoMedia, MEDIA_PREFIX, USER_MEDIA_CACHE } from './media.ts';
 import type { VideoProvider } from './providers/types.ts';
+import { defaultVideoLoss } from './providers/costs.ts';
 import { videoRoutes } from './routes.ts';
 import { createVideoService, type VideoService } from './service.ts';
 import { createConfiguredProviders } from './setup.ts';
@@ -39,8 +40,14 @@ export const videoPlugin = fp(
       db: opts.db,
       media,
       routes: config.video.routes,
+      maxCostUsd: config.video.routing.maxCostUsd,
       deadlineMs: config.video.deadlineMs,
     });
+    // Issue 37, item 5: a route entry whose default video costs more than its credits bring.
+    for (const entry of [...config.video.routes.text, ...config.video.routes.image]) {
+      const loss = defaultVideoLoss(entry);
+      if (loss) app.log.warn(entry, `video route entry ${entry.provider}:${entry.model} ${loss}`);
+    }
     await app.register(videoRoutes, { video });
     // A customer's videos: deleted on request, so cached privately and briefly (media.ts).
     await app.register(storedObjectRoutes, {

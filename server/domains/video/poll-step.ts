@@ -9,6 +9,7 @@ import { taskOptions } from './submit.ts';
 import { rm } from 'node:fs/promises';
 import type { VideoTaskRow } from '../../db/schema.ts';
 import { TASK_MESSAGES } from './messages.ts';
+import { taskCostUsd } from './providers/costs.ts';
 import { isProviderError } from './providers/errors.ts';
 import type { VideoProvider } from './providers/types.ts';
 import * as repo from './repository.ts';
@@ -75,12 +76,16 @@ export async function pollStep(
       progress: ACCEPTED + fraction * (GENERATED - ACCEPTED),
     });
   }
+  // What the job cost (issue 37, item 4): the provider's own figure when it reports one, else
+  // content/provider-costs.json (0 for a failed job at a provider that bills only videos made).
+  const options = taskOptions(task);
   if (state.state === 'failed') {
-    await repo.recordProviderFinished(db, task.id, { error: state.detail });
+    const costUsd = taskCostUsd(task, options, false);
+    await repo.recordProviderFinished(db, task.id, { error: state.detail, costUsd });
     return ctx.fail(task, state.kind, state.detail);
   }
   await repo.recordProviderFinished(db, task.id, {
-    ...(state.costUsd === undefined ? {} : { costUsd: state.costUsd }),
+    costUsd: state.costUsd ?? taskCostUsd(task, options, true),
   });
   return saveResult(ctx, task, provider, signal);
 }

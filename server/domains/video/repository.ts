@@ -271,13 +271,14 @@ export async function recordSubmit(
 export async function recordProviderFinished(
   db: DbOrTx,
   id: string,
-  facts: { costUsd?: number; error?: string },
+  /** costUsd: null or absent when nobody knows it (no report, no price in the table). */
+  facts: { costUsd?: number | null; error?: string },
 ): Promise<void> {
   await db
     .update(videoTasks)
     .set({
       providerFinishedAt: sql`coalesce(${videoTasks.providerFinishedAt}, now())`,
-      ...(facts.costUsd === undefined ? {} : { providerCostUsd: String(facts.costUsd) }),
+      ...(facts.costUsd == null ? {} : { providerCostUsd: String(facts.costUsd) }),
       ...(facts.error === undefined ? {} : { providerError: facts.error.slice(0, 2000) }),
     })
     .where(eq(videoTasks.id, id));

@@ -25,6 +25,7 @@ import { createSubmit, taskOptions } from './submit.ts';
 import * as healthRepo from './health-repository.ts';
 import * as repo from './repository.ts';
 import type { RouteEntry } from '../../config-video.ts';
+import { defaultVideoLoss } from './providers/costs.ts';
 import { PROVIDER_NAMES } from './providers/index.ts';
 import { type ApiText, msg } from '../../core/api-messages.ts';
 
@@ -127,6 +128,8 @@ export function createVideoService(deps: {
   deadlineMs: number;
   /** The price table; content/video-pricing.json unless a test prices otherwise. */
   prices?: PriceTable;
+  /** VIDEO_MAX_COST_USD (null or absent: no cap). */
+  maxCostUsd?: number | null;
 }) {
   const { db } = deps;
   const submit = createSubmit(deps);
@@ -247,6 +250,12 @@ export async function providerOverview(
       successRate: finished > 0 ? Math.round(((s?.succeeded ?? 0) / finished) * 1000) / 1000 : null,
       p50Seconds: round(s?.p50),
       p95Seconds: round(s?.p95),
+      losses: (['text', 'image'] as const).flatMap((mode) =>
+        routes[mode].flatMap((e, i) => {
+          const loss = e.provider === provider ? defaultVideoLoss(e) : null;
+          return loss ? [`${mode} #${i + 1}: ${e.model} ${loss}`] : [];
+        }),
+      ),
     };
   });
 }

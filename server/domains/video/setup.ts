@@ -63,6 +63,7 @@ export function createConfiguredWorker(
     db,
     providers,
     routes: config.video.routes,
+    routing: config.video.routing,
     media: createVideoMedia(store, config.dataDir),
     log,
     concurrency: config.video.concurrency,

@@ -14,6 +14,7 @@ import { isProviderError, VideoProviderError } from './providers/errors.ts';
 import type { JobImage, VideoJobInput, VideoProvider } from './providers/types.ts';
 import { LAST_FRAME_PART, referencePart } from './media.ts';
 import { capableEntries } from './options.ts';
+import { cheapestFirst, videoCostUsd, withinCostCap } from './providers/costs.ts';
 import { taskOptions } from './submit.ts';
 import * as repo from './repository.ts';
 import type { StepContext } from './worker-context.ts';
@@ -83,6 +84,32 @@ function skipReason(
   return null;
 }
 
+/**
+ * The capable entries as VIDEO_ROUTE_POLICY and VIDEO_MAX_COST_USD want them (issue 37, item 6):
+ * those within the cap, cheapest first under `cheapest` (equal costs: the provider with the
+ * lower p95 over the last hour first), else as written. Only the order changes: failover below
+ * still stops at the first provider that accepts.
+ */
+async function costOrder<E extends { provider: string; model: string }>(
+  ctx: StepContext,
+  capable: E[],
+  task: VideoTaskRow,
+): Promise<E[]> {
+  const routing = ctx.opts.routing ?? { policy: 'ordered', maxCostUsd: null };
+  const options = taskOptions(task);
+  const seconds = task.durationSeconds;
+  const within = withinCostCap(capable, options, seconds, routing.maxCostUsd);
+  if (within.length === 0 && capable.length > 0) {
+    ctx.opts.log.warn({ taskId: task.id }, 'no capable route entry within VIDEO_MAX_COST_USD');
+  }
+  if (routing.policy !== 'cheapest' || within.length < 2) return within;
+  // The last hour's p95 times only matter, and are only read, when two entries cost the same.
+  const costs = within.map((e) => videoCostUsd(e, options, seconds));
+  const tied = new Set(costs).size < costs.length;
+  const stats = tied ? await health.providerStats(ctx.opts.db, 1) : [];
+  return cheapestFirst(within, options, seconds, new Map(stats.map((s) => [s.provider, s.p95])));
+}
+
 export async function submitStep(
   ctx: StepContext,
   task: VideoTaskRow,
@@ -106,11 +133,10 @@ export async function submitStep(
     if (!video) return ctx.fail(task, 'unavailable', 'the video to extend was deleted');
     extended = video;
   }
-  const route = capableEntries(
-    ctx.opts.routes[task.mode],
-    task.mode,
-    options,
-    extended?.durationSeconds,
+  const route = await costOrder(
+    ctx,
+    capableEntries(ctx.opts.routes[task.mode], task.mode, options, extended?.durationSeconds),
+    task,
   );
   const rows = await health.healthOf(db, [...new Set(route.map((e) => e.provider))]);
   const breaker = ctx.opts.breaker ?? { failures: 5, openMs: 120_000 };

@@ -40,7 +40,13 @@ import {
 } from '../credits/service.ts';
 import { LAST_FRAME_PART, referencePart, type VideoMedia } from './media.ts';
 import { storedText, TASK_MESSAGES } from './messages.ts';
-import { assertRoutable, extendSourceOf, readOptions, type OptionFields } from './options.ts';
+import {
+  assertAffordable,
+  assertRoutable,
+  extendSourceOf,
+  readOptions,
+  type OptionFields,
+} from './options.ts';
 import type { VideoMode } from './providers/types.ts';
 import * as repo from './repository.ts';
 
@@ -151,9 +157,12 @@ export function createSubmit(deps: {
   deadlineMs: number;
   /** The price table; content/video-pricing.json unless a test prices otherwise. */
   prices?: PriceTable;
+  /** VIDEO_MAX_COST_USD: entries whose video would cost more are refused (null: no cap). */
+  maxCostUsd?: number | null;
 }) {
   const { db } = deps;
   const prices = deps.prices ?? PRICE_TABLE;
+  const maxCost = deps.maxCostUsd ?? null;
 
   /**
    * An extension's source: one of the user's finished videos, not deleted. Its shape and
@@ -213,7 +222,8 @@ export function createSubmit(deps: {
       sourceSeconds = source.durationSeconds;
       durationSeconds = seconds;
     }
-    const entries = assertRoutable(deps.routes[mode], mode, options, sourceSeconds);
+    const capable = assertRoutable(deps.routes[mode], mode, options, sourceSeconds);
+    const entries = assertAffordable(capable, options, durationSeconds, maxCost);
     return { options, entries, price: videoPrice(options, prices), sourceTaskId, durationSeconds };
   }
 
@@ -226,7 +236,12 @@ export function createSubmit(deps: {
     quote(model: string | undefined, fields: OptionFields) {
       const { mode } = modeOf(model);
       const options = readOptions(fields, mode, quotedFiles(fields));
-      assertRoutable(deps.routes[mode], mode, options);
+      assertAffordable(
+        assertRoutable(deps.routes[mode], mode, options),
+        options,
+        VIDEO_SECONDS,
+        maxCost,
+      );
       return { credits: videoPrice(options, prices), options };
     },
 

@@ -3,6 +3,7 @@
  * options and what a step is handed. Apart from worker.ts so the steps need not import the worker
  * that imports them.
  */
+import type { VideoRouting } from '../../config-video.ts';
 import type { Db } from '../../core/db.ts';
 import type { VideoTaskRow } from '../../db/schema.ts';
 import type { VideoMedia } from './media.ts';
@@ -26,6 +27,8 @@ export interface WorkerOptions {
   providers: Record<string, VideoProvider>;
   /** Each mode's ordered route: tried in turn while no provider accepts the job. */
   routes: { text: WorkerRoute; image: WorkerRoute };
+  /** VIDEO_ROUTE_POLICY and VIDEO_MAX_COST_USD; absent: as written, no cap. */
+  routing?: VideoRouting;
   media: VideoMedia;
   log: Logger;
   /** Steps taken at once by this process (each mostly waits on a provider or the disk). */

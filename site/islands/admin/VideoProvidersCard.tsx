@@ -1,9 +1,11 @@
 /**
  * The video providers on the overview (issue 17): each one's place in the routes, whether its
  * breaker is open or it asked us to wait, its last error (the provider's own words, admin only),
- * and the last 24 hours: tasks, success rate, p50/p95 time to a playable video.
+ * and the last 24 hours: tasks, success rate, p50/p95 time to a playable video; and (issue 37) each
+ * route entry whose default video costs more than its credits bring at the cheapest credit price.
  */
 import type { AdminVideoProvider } from '../../../shared/api/admin.ts';
+import { VIDEO_COST } from '../../../shared/video.ts';
 import Badge from './Badge.tsx';
 import Facts, { FactDate } from './Facts.tsx';
 import { formatDateTime } from './format.ts';
@@ -65,6 +67,18 @@ export default function VideoProvidersCard({ providers }: { providers: AdminVide
                 ['p50 / p95', `${seconds(p.p50Seconds)} / ${seconds(p.p95Seconds)}`],
               ]}
             />
+            {p.losses.length > 0 && (
+              <div className="admin-card__error" aria-label={`${p.provider} loses money`}>
+                <p className="admin-card__error-title">
+                  Loses money at the cheapest credit price (default video, {VIDEO_COST} credits)
+                </p>
+                {p.losses.map((loss) => (
+                  <p key={loss} className="admin-card__hint">
+                    {loss}
+                  </p>
+                ))}
+              </div>
+            )}
             {p.lastError && (
               <div className="admin-card__error">
                 <p className="admin-card__error-title">

@@ -5,6 +5,7 @@
  * read from there, so adding a provider touches its folder and one line of that list.
  */
 import type { OutboundPolicy } from '../../../core/outbound.ts';
+import type { Tier } from '../../../../shared/video-options.ts';
 import type { ModelCapabilities } from './capabilities.ts';
 import type { VideoProvider } from './types.ts';
 
@@ -67,10 +68,16 @@ interface DescriptorFacts<Name extends string> {
    */
   modelCapabilities(model: string): ModelCapabilities;
   /**
-   * USD per second of video for a model, or null where no checked figure exists yet (the price
-   * table of the next issues fills these; nothing is guessed).
+   * The model ids its ./models.ts has checked facts for: what its routes are expected to name.
+   * Each needs an entry in content/provider-costs.json (tests/unit/provider-costs.test.ts).
    */
-  priceUsdPerSecond(model: string): number | null;
+  readonly routeModels: readonly string[];
+  /**
+   * The model a job on this route model and tier is billed as: the key of its price in
+   * content/provider-costs.json (`fal-ai/veo3.1` with the fast tier runs, and bills, as
+   * `fal-ai/veo3.1/fast`). An id without a price gets none (./costs.ts).
+   */
+  billedModel(model: string, tier: Tier): string;
   /** The `provider` label of its metric series (kept equal to the name: dashboards query it). */
   readonly metricsLabel: string;
   /**

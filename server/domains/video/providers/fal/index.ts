@@ -1,6 +1,6 @@
 /** fal.ai's queue (Veo 3.1 endpoints): the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
 import { defineProvider, trimSlash } from '../descriptor.ts';
-import { falModelCapabilities } from './models.ts';
+import { FAL_ROUTE_MODELS, falBilledModel, falModelCapabilities } from './models.ts';
 import { DEFAULT_FAL_JWKS_URL, DEFAULT_FAL_QUEUE_URL } from './wire.ts';
 
 export const fal = defineProvider({
@@ -44,7 +44,8 @@ export const fal = defineProvider({
   // data URIs; ./models.ts picks the endpoint (fast, first-last-frame, reference, extend).
   capabilities: { cancel: true, webhooks: true },
   modelCapabilities: falModelCapabilities,
-  priceUsdPerSecond: () => null,
+  routeModels: FAL_ROUTE_MODELS,
+  billedModel: falBilledModel,
   metricsLabel: 'fal',
   expectedMs: 3 * 60_000,
   describe: (model) => `fal (${model})`,

@@ -12,7 +12,7 @@
  * input videos up to 8 s, 720p or 1080p, 16:9 or 9:16 (extension runs on Vertex AI behind fal).
  * Lite (`fal-ai/veo3.1/lite…`) keeps the spec's clip only: no option was checked for it.
  */
-import { MAX_REFERENCE_IMAGES } from '../../../../../shared/video-options.ts';
+import { MAX_REFERENCE_IMAGES, type Tier } from '../../../../../shared/video-options.ts';
 import { FIXED_MODEL, type ModelCapabilities } from '../capabilities.ts';
 import type { VideoJobInput } from '../types.ts';
 
@@ -24,6 +24,28 @@ const FEATURES = [
   'extend-video',
 ] as const;
 export type FalFeature = (typeof FEATURES)[number];
+
+const LITE = `${FAMILY}/lite`;
+
+/** The endpoints a route may name (each has a price in content/provider-costs.json). */
+export const FAL_ROUTE_MODELS = [
+  FAMILY,
+  `${FAMILY}/image-to-video`,
+  `${FAMILY}/fast`,
+  `${FAMILY}/fast/image-to-video`,
+  LITE,
+  `${LITE}/image-to-video`,
+] as const;
+
+/**
+ * What a job is billed as: fal prices the Veo 3.1 family per tier, whatever the feature endpoint
+ * (text, image, first-last-frame, reference, extend), so the family or its `/fast` or `/lite`.
+ */
+export function falBilledModel(model: string, tier: Tier): string {
+  const parsed = parseVeoEndpoint(model);
+  if (parsed) return parsed.fast || tier === 'fast' ? `${FAMILY}/fast` : FAMILY;
+  return model === LITE || model.startsWith(`${LITE}/`) ? LITE : model;
+}
 
 /** fal's extend-video takes a source of at most this many seconds. */
 export const FAL_EXTEND_MAX_SOURCE_SECONDS = 8;

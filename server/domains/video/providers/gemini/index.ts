@@ -1,6 +1,6 @@
 /** The Gemini API's Interactions (Gemini Omni video): the descriptor PROVIDERS registers. */
 import { defineProvider, trimSlash } from '../descriptor.ts';
-import { geminiModelCapabilities } from './models.ts';
+import { GEMINI_ROUTE_MODELS, geminiModelCapabilities } from './models.ts';
 import { DEFAULT_GEMINI_API_BASE } from './wire.ts';
 
 export const gemini = defineProvider({
@@ -28,7 +28,9 @@ export const gemini = defineProvider({
   // (no negative prompt, last frame, fast tier or extension); polling only.
   capabilities: { cancel: true, webhooks: false },
   modelCapabilities: geminiModelCapabilities,
-  priceUsdPerSecond: () => null,
+  routeModels: GEMINI_ROUTE_MODELS,
+  // One model per tier (Omni has no fast one): a job bills as its route's model.
+  billedModel: (model) => model,
   metricsLabel: 'gemini',
   expectedMs: 3 * 60_000,
   describe: (model) => `gemini (${model})`,

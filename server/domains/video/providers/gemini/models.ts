@@ -18,6 +18,9 @@ import { FIXED_MODEL, type ModelCapabilities } from '../capabilities.ts';
 
 const OMNI_1_2 = 'gemini-omni-1.2-flash';
 
+/** The models a route may name (each has a price in content/provider-costs.json). */
+export const GEMINI_ROUTE_MODELS = [OMNI_1_2, 'gemini-omni-1.1-flash'] as const;
+
 export function geminiModelCapabilities(model: string): ModelCapabilities {
   if (model !== OMNI_1_2) return FIXED_MODEL;
   return {

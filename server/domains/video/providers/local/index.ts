@@ -50,8 +50,9 @@ export const local = defineProvider({
   // ./render/: 8 s with a soundtrack (1280×720 by default); image mode animates the first frame.
   capabilities: { cancel: true, webhooks: false },
   modelCapabilities: () => EVERY_OPTION,
-  // Rendered on our own machine: no provider bills it.
-  priceUsdPerSecond: () => 0,
+  routeModels: ['local'],
+  // Rendered on our own machine: content/provider-costs.json prices it at 0.
+  billedModel: () => 'local',
   metricsLabel: 'local',
   // Renders take seconds: check often.
   pollMs: 300,

@@ -1,6 +1,10 @@
 /** Replicate predictions (google/veo-3.1…): the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
 import { defineProvider, trimSlash } from '../descriptor.ts';
-import { replicateModelCapabilities } from './models.ts';
+import {
+  REPLICATE_ROUTE_MODELS,
+  replicateBilledModel,
+  replicateModelCapabilities,
+} from './models.ts';
 import { DEFAULT_REPLICATE_API_URL } from './wire.ts';
 
 export const replicate = defineProvider({
@@ -36,7 +40,8 @@ export const replicate = defineProvider({
   // ./models.ts: the fast tier runs on google/veo-3.1-fast; no extension (no video input).
   capabilities: { cancel: true, webhooks: true },
   modelCapabilities: replicateModelCapabilities,
-  priceUsdPerSecond: () => null,
+  routeModels: REPLICATE_ROUTE_MODELS,
+  billedModel: replicateBilledModel,
   metricsLabel: 'replicate',
   expectedMs: 3 * 60_000,
   describe: (model) => `replicate (${model})`,

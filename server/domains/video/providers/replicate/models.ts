@@ -8,7 +8,7 @@
  * summarised in /work/shared/providers-brief.md §2 and §6. Neither schema takes a video, so
  * Replicate cannot extend one.
  */
-import { MAX_REFERENCE_IMAGES } from '../../../../../shared/video-options.ts';
+import { MAX_REFERENCE_IMAGES, type Tier } from '../../../../../shared/video-options.ts';
 import { FIXED_MODEL, type ModelCapabilities } from '../capabilities.ts';
 import type { VideoJobInput } from '../types.ts';
 import { parseModelRef } from './wire.ts';
@@ -46,6 +46,17 @@ export function replicateModelCapabilities(model: string): ModelCapabilities {
         },
     extend: null,
   };
+}
+
+/** The models a route may name (each has a price in content/provider-costs.json). */
+export const REPLICATE_ROUTE_MODELS = [`${OWNER}/${STANDARD}`, `${OWNER}/${FAST}`] as const;
+
+/** What a job is billed as: the model it runs on (a pinned version bills as its model). */
+export function replicateBilledModel(model: string, tier: Tier): string {
+  const ref = parseModelRef(model);
+  if (!ref) return model;
+  const fast = tier === 'fast' && ref.owner === OWNER && ref.name === STANDARD && !ref.version;
+  return `${ref.owner}/${fast ? FAST : ref.name}`;
 }
 
 /** The model reference a job runs on: the route's, or its fast sibling for the fast tier. */

@@ -1,6 +1,6 @@
 /** Vertex AI's Veo models: the descriptor PROVIDERS registers (./adapter.ts speaks the wire). */
 import { defineProvider, trimSlash } from '../descriptor.ts';
-import { vertexModelCapabilities } from './models.ts';
+import { VERTEX_ROUTE_MODELS, vertexBilledModel, vertexModelCapabilities } from './models.ts';
 import { DEFAULT_STORAGE_URL } from './wire.ts';
 
 export const vertex = defineProvider({
@@ -54,7 +54,8 @@ export const vertex = defineProvider({
   // has no cancel binding for Veo operations (./adapter.ts: cancel is a no-op) and no webhooks.
   capabilities: { cancel: false, webhooks: false },
   modelCapabilities: vertexModelCapabilities,
-  priceUsdPerSecond: () => null,
+  routeModels: VERTEX_ROUTE_MODELS,
+  billedModel: vertexBilledModel,
   metricsLabel: 'vertex',
   expectedMs: 3 * 60_000,
   describe: (model) => `vertex (${model})`,

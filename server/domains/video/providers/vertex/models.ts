@@ -15,7 +15,7 @@
  * standard model only (third-party gateways also offer 9:16 and veo-3.1-fast references; Google's
  * pages checked do not say), extension at 720p only (third parties report 720p and 1080p).
  */
-import { MAX_REFERENCE_IMAGES } from '../../../../../shared/video-options.ts';
+import { MAX_REFERENCE_IMAGES, type Tier } from '../../../../../shared/video-options.ts';
 import { FIXED_MODEL, type ModelCapabilities } from '../capabilities.ts';
 import type { VideoJobInput } from '../types.ts';
 
@@ -56,6 +56,13 @@ export function vertexModelCapabilities(model: string): ModelCapabilities {
     },
   };
 }
+
+/** The models a route may name (each has a price in content/provider-costs.json). */
+export const VERTEX_ROUTE_MODELS = [STANDARD, FAST, 'veo-3.1-lite-generate-001'] as const;
+
+/** What a job is billed as: the model it runs on. */
+export const vertexBilledModel = (model: string, tier: Tier): string =>
+  model === STANDARD && tier === 'fast' ? FAST : model;
 
 /** The model id a job is sent to. */
 export function vertexTarget(input: VideoJobInput): string {
