@@ -13,6 +13,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { badRequest } from './errors.ts';
 import { msg, type ApiText } from './api-messages.ts';
+import { isUuid } from './uuid.ts';
 
 /** The last row of a page: where the next page starts (exclusive). */
 export interface CursorKey {
@@ -29,7 +30,6 @@ export const CURSOR_TIMESTAMP_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"';
 export const MAX_OFFSET = 1000;
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PRINTABLE_ID = /^[A-Za-z0-9_.:@-]{1,200}$/;
 const SEPARATOR = '|';
 const MAX_CURSOR_LENGTH = 512;
@@ -62,7 +62,7 @@ export function decodeCursor(cursor: string, idKind: 'uuid' | 'text' = 'uuid'): 
   const at = text.indexOf(SEPARATOR);
   const ts = at > 0 ? text.slice(0, at) : '';
   const id = at > 0 ? text.slice(at + 1) : '';
-  const idOk = idKind === 'uuid' ? UUID.test(id) : PRINTABLE_ID.test(id);
+  const idOk = idKind === 'uuid' ? isUuid(id) : PRINTABLE_ID.test(id);
   if (!TIMESTAMP.test(ts) || !idOk || !validDate(ts)) {
     throw badRequest(msg('cursor.malformed'), 'INVALID_CURSOR');
   }

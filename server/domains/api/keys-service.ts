@@ -24,6 +24,7 @@ import {
 import * as repo from './keys-repository.ts';
 import type { UserCache } from '../../core/user-cache.ts';
 import { planLimits, type KeyLimits } from './v1-limits.ts';
+import { isUuid } from '../../core/uuid.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Base62 digits of any 32-byte number: 62^43 > 2^256. */
@@ -46,8 +47,6 @@ const CACHE_FOR_MS = 10 * 60_000;
 
 /** The stored form of a key (a fast hash is enough: keys carry 256 bits of entropy). */
 const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A /v1 caller: the key (with its owner's limits) and the owner's row. */
 interface AuthenticatedKey {
@@ -174,7 +173,7 @@ export function createApiKeyService(deps: {
 
     /** Revokes one of the user's keys (again: no change); another user's or no key: 404. */
     async revoke(userId: string, keyId: string): Promise<ApiKeyInfo> {
-      if (!UUID.test(keyId)) throw keyNotFound();
+      if (!isUuid(keyId)) throw keyNotFound();
       const key = await repo.revokeKey(db, keyId, userId);
       if (!key) throw keyNotFound();
       const { userId: _owner, ...info } = key;
@@ -183,7 +182,7 @@ export function createApiKeyService(deps: {
 
     /** An admin's view of a customer's keys (prefix, scopes, last use); no such customer: 404. */
     async listForUser(userId: string): Promise<ApiKeyInfo[]> {
-      if (!UUID.test(userId) || !(await repo.customerExists(db, userId))) {
+      if (!isUuid(userId) || !(await repo.customerExists(db, userId))) {
         throw notFound(msg('admin.customer_not_found'), 'USER_NOT_FOUND');
       }
       return repo.listKeys(db, userId);
@@ -191,7 +190,7 @@ export function createApiKeyService(deps: {
 
     /** An admin revokes any key; the audit trail records it in the same transaction. */
     async revokeByAdmin(keyId: string, admin: string): Promise<ApiKeyInfo> {
-      if (!UUID.test(keyId)) throw keyNotFound();
+      if (!isUuid(keyId)) throw keyNotFound();
       return db.transaction(async (tx) => {
         const key = await repo.revokeKey(tx, keyId, null);
         if (!key) throw keyNotFound();

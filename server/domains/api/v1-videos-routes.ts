@@ -32,6 +32,7 @@ import { toApiVideo, type VideoService } from '../video/service.ts';
 import type { Idempotency, SaveAnswer } from './idempotency.ts';
 import { checkImageFields, paramError, readImages } from './v1-input.ts';
 import { findOwnVideo, listVideos } from './v1-videos-repository.ts';
+import { isUuid } from '../../core/uuid.ts';
 
 /**
  * A POST /v1/videos body may carry a first frame and an end frame inline, each up to
@@ -41,7 +42,6 @@ import { findOwnVideo, listVideos } from './v1-videos-repository.ts';
 const VIDEO_BODY_LIMIT = 32 * MEGABYTE;
 /** What a body that names no image may be (an extension): the prompt, options and metadata. */
 const EXTEND_BODY_LIMIT = 256 * 1024;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The pieces of the webhooks service a request's `webhook_url` is checked with. */
 interface WebhookChecks {
@@ -55,7 +55,7 @@ const videoNotFound = () => notFound(msg('v1_videos.not_found'), 'VIDEO_NOT_FOUN
 
 /** The path id as a task id: anything but a uuid names no video. */
 function videoId(id: string): string {
-  if (!UUID.test(id)) throw videoNotFound();
+  if (!isUuid(id)) throw videoNotFound();
   return id.toLowerCase();
 }
 

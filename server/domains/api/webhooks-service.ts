@@ -25,6 +25,7 @@ import {
 import * as repo from './webhooks-repository.ts';
 import { newWebhookSecret } from './webhook-signing.ts';
 import { assertDeliverableUrl } from './webhook-url.ts';
+import { isUuid } from '../../core/uuid.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -37,7 +38,6 @@ export interface NewWebhookEndpoint {
   credits_low_threshold?: number | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const endpointNotFound = () => notFound(msg('webhooks.not_found'), 'WEBHOOK_NOT_FOUND');
 
 export function createWebhookService(deps: {
@@ -95,7 +95,7 @@ export function createWebhookService(deps: {
     /** Removes the user's endpoint (or request secret) with its deliveries; 404 for another's. */
     async remove(userId: string, id: string): Promise<void> {
       // Any text reaches here (DELETE …/webhooks/request-secret, a typo): not an id, not found.
-      if (!UUID.test(id) || !(await repo.deleteEndpoint(db, userId, id.toLowerCase()))) {
+      if (!isUuid(id) || !(await repo.deleteEndpoint(db, userId, id.toLowerCase()))) {
         throw endpointNotFound();
       }
     },

@@ -22,11 +22,10 @@ import { FIXED_MODEL, unsupportedOption } from './providers/capabilities.ts';
 import { withinCostCap } from './providers/costs.ts';
 import { providerByName } from './providers/index.ts';
 import type { VideoMode } from './providers/types.ts';
+import { isUuid } from '../../core/uuid.ts';
 
 /** The option fields of a generate form or a quote query, as sent (text). */
 export type OptionFields = Partial<Record<string, string>>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A choice field: absent or empty is the default; anything outside `allowed` is refused. */
 function choice<T extends string>(
@@ -69,7 +68,7 @@ function negativePromptOf(fields: OptionFields): string | null {
 export function extendSourceOf(fields: OptionFields): string | null {
   const value = fields[OPTION_FIELDS.extend]?.trim();
   if (value === undefined || value === '') return null;
-  if (!UUID.test(value)) {
+  if (!isUuid(value)) {
     throw badRequest(msg('video.extend_source_not_found'), 'EXTEND_SOURCE_NOT_FOUND');
   }
   return value.toLowerCase();

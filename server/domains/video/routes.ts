@@ -21,6 +21,7 @@ import { MAX_REFERENCE_IMAGES, OPTION_FIELDS } from '../../../shared/video-optio
 import { toOptionsData } from '../../../shared/video-options.ts';
 import type { VideoService } from './service.ts';
 import { answerText, msg } from '../../core/api-messages.ts';
+import { isUuid } from '../../core/uuid.ts';
 
 /** Generate requests one user may send per minute (issue 34, finding 7); the task cap is 3. */
 const GENERATE_PER_MINUTE = 12;
@@ -42,7 +43,6 @@ const TEXT_FIELDS: readonly string[] = [
 ];
 /** The generate form's files: a first frame, an end frame, up to three reference images. */
 const FILE_FIELDS = new Set<string>(['image', 'last_frame', 'reference_images']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function videoRoutes(fastify: FastifyInstance, opts: { video: VideoService }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -114,7 +114,7 @@ export async function videoRoutes(fastify: FastifyInstance, opts: { video: Video
     },
     async (request, reply) => {
       const { taskId } = request.params;
-      if (!UUID.test(taskId)) throw notFound(msg('video.task_not_found'), 'TASK_NOT_FOUND');
+      if (!isUuid(taskId)) throw notFound(msg('video.task_not_found'), 'TASK_NOT_FOUND');
       await video.deleteVideo(currentUser(request).id, taskId.toLowerCase());
       return reply.status(204).send(null);
     },
