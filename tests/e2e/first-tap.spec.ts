@@ -19,6 +19,32 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { pathIn } from '../../shared/pages.ts';
 import { GENERATOR_PATH, SIGNED_OUT_PAGES, SPEC_PUBLIC_ROUTES } from './site-pages.ts';
 
+/**
+ * The timed project runs after every other spec, on the same server: videos they queued may still
+ * be rendering (ffmpeg takes a core), which would time the renderer, not the page. Wait until the
+ * queue is empty (the admin overview, read fresh), as an idle server is what the figures are for.
+ */
+test.beforeAll(async ({ request }) => {
+  const login = await request.post('/api/auth/admin-login', {
+    data: { username: 'admin', password: 'e2e-admin-password-123' },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get('/api/admin/overview?fresh=true', {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        const tasks = ((await res.json()) as { data: { tasks: Record<string, number> } }).data
+          .tasks;
+        return (tasks.pending ?? 0) + (tasks.processing ?? 0);
+      },
+      { timeout: 180_000, intervals: [500] },
+    )
+    .toBe(0);
+});
+
 const CPU_SLOWDOWN = 4;
 const INP_LIMIT_MS = 200;
 /** The effect of a tap may wait for what it needs to go live, and then this long at most. */

@@ -1,7 +1,6 @@
 // Compiled from messages/*.json by `npm run messages`; edit those, not this.
 export { header_account_menu } from './header_account_menu.ts';
 export { header_account_settings } from './header_account_settings.ts';
-export { header_api_keys } from './header_api_keys.ts';
 export { header_close_menu } from './header_close_menu.ts';
 export { header_credits_title } from './header_credits_title.ts';
 export { header_login } from './header_login.ts';

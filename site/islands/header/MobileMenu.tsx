@@ -101,14 +101,6 @@ export default function MobileMenu({ id, path, languageHref, locale }: MobileMen
           >
             {m.header_account_settings(locale)}
           </a>
-          <a
-            className="btn btn-secondary btn-block"
-            href={localizePath('/account/api', locale)}
-            hidden
-            data-signed-in=""
-          >
-            {m.header_api_keys(locale)}
-          </a>
           <SignOutButton className="btn btn-secondary btn-block" locale={locale} signedInOnly />
         </div>
       </div>

@@ -1,6 +1,6 @@
 /**
  * The signed-in user's menu in the header bar: avatar and name, opening identity, Account
- * settings, API keys and Sign out.
+ * settings and Sign out.
  * Hidden until header.ts has a signed-in user to fill in; dropdown.ts opens and closes it.
  */
 import { localizePath, type Locale } from '../../i18n/locales.ts';
@@ -32,10 +32,6 @@ export default function UserMenu({ locale }: { locale: Locale }) {
         <a className="dropdown__item" href={localizePath('/account', locale)}>
           <Icon icon={icons.person} />
           {m.header_account_settings(locale)}
-        </a>
-        <a className="dropdown__item" href={localizePath('/account/api', locale)}>
-          <Icon icon={icons.lock} />
-          {m.header_api_keys(locale)}
         </a>
         <SignOutButton className="dropdown__item" locale={locale} />
       </div>
