@@ -43,7 +43,7 @@ export function openPostgres(url: string, max = 10, opts: PostgresOptions = {}):
   // connection listens, and this process sees its own writes as it sees another's (shortly).
   const listenOnPool = notify === 'listen' && !directUrl;
   const listeners = new Map<string, Set<ListenHandlers>>();
-  const dedicated = new Map<string, ReturnType<typeof sharedListener>>();
+  const dedicated = sharedListener(directUrl ?? url);
   const deliver = (channel: string, payload: string) => {
     for (const handlers of listeners.get(channel) ?? []) handlers.notify(payload);
   };
@@ -128,10 +128,8 @@ export function openPostgres(url: string, max = 10, opts: PostgresOptions = {}):
       set.add(handlers);
       // Its own connection as well: the pool may hold no connection at all when idle, and a
       // lost connection must be noticed (a gap) rather than silently missing notifications.
-      // One such connection per channel, whatever the number of caches listening on it.
-      let shared = dedicated.get(channel);
-      if (!shared) dedicated.set(channel, (shared = sharedListener(directUrl ?? url, channel)));
-      const stop = await shared.add(handlers);
+      // One such connection per process, whatever the number of caches and channels.
+      const stop = await dedicated.add(channel, handlers);
       return async () => {
         set.delete(handlers);
         await stop();
@@ -146,7 +144,6 @@ export function openPostgres(url: string, max = 10, opts: PostgresOptions = {}):
  * out (pg-pool calls connect with a callback and uses the client when it fires).
  */
 function listeningClient(deliver: (channel: string, payload: string) => void) {
-  const listen = NOTIFY_CHANNELS.map((channel) => `LISTEN ${pg.escapeIdentifier(channel)}`);
   return class ListeningClient extends pg.Client {
     override connect(): Promise<pg.Client>;
     override connect(callback: (err: Error | null, client?: pg.Client) => void): void;
@@ -155,7 +152,7 @@ function listeningClient(deliver: (channel: string, payload: string) => void) {
     ): Promise<pg.Client> | void {
       const ready = super.connect().then(async () => {
         this.on('notification', (message) => deliver(message.channel, message.payload ?? ''));
-        await this.query(listen.join('; '));
+        await this.query(LISTEN_ALL);
         return this as pg.Client;
       });
       if (!callback) return ready;
@@ -167,35 +164,42 @@ function listeningClient(deliver: (channel: string, payload: string) => void) {
   };
 }
 
+/** LISTEN on every channel the app listens on, as one statement. */
+const LISTEN_ALL = NOTIFY_CHANNELS.map((c) => `LISTEN ${pg.escapeIdentifier(c)}`).join('; ');
+
 /**
- * One listening connection (listenPostgres) for every subscriber of `channel`: each hears every
- * notification and every gap; one that joins while it listens is told so at once. The
- * connection opens with the first subscriber and closes with the last.
+ * One listening connection (listenPostgres, on every channel of NOTIFY_CHANNELS) for every
+ * subscriber of every channel: each hears its channel's notifications and every gap; one that
+ * joins while it listens is told so at once. The connection opens with the first subscriber and
+ * closes with the last, so a process holds one such connection whatever it caches.
  */
-function sharedListener(url: string, channel: string) {
-  const subscribers = new Set<ListenHandlers>();
+function sharedListener(url: string) {
+  const subscribers = new Map<string, Set<ListenHandlers>>();
+  const everyone = () => [...subscribers.values()].flatMap((set) => [...set]);
   let listening = false;
   let started: Promise<() => Promise<void>> | null = null;
-  const fanOut: ListenHandlers = {
-    notify: (payload) => subscribers.forEach((h) => h.notify(payload)),
+  const fanOut: ChannelHandlers = {
+    notify: (channel, payload) => subscribers.get(channel)?.forEach((h) => h.notify(payload)),
     gap(live) {
       listening = live;
-      subscribers.forEach((h) => h.gap(live));
+      everyone().forEach((h) => h.gap(live));
     },
   };
   return {
-    async add(handlers: ListenHandlers): Promise<() => Promise<void>> {
-      subscribers.add(handlers);
+    async add(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>> {
+      let set = subscribers.get(channel);
+      if (!set) subscribers.set(channel, (set = new Set()));
+      set.add(handlers);
       if (started) {
         await started;
         if (listening) handlers.gap(true);
       } else {
-        started = listenPostgres(url, channel, fanOut);
+        started = listenPostgres(url, fanOut);
         await started;
       }
       return async () => {
-        subscribers.delete(handlers);
-        if (subscribers.size > 0 || !started) return;
+        set.delete(handlers);
+        if (everyone().length > 0 || !started) return;
         const stop = await started;
         started = null;
         listening = false;
@@ -205,14 +209,18 @@ function sharedListener(url: string, channel: string) {
   };
 }
 
+interface ChannelHandlers {
+  notify(channel: string, payload: string): void;
+  gap(listening: boolean): void;
+}
+
 /**
  * LISTEN on a connection of its own (a pooled one would be handed to other queries). A lost
  * connection is reported as a gap and retried every second until it listens again.
  */
 async function listenPostgres(
   url: string,
-  channel: string,
-  handlers: ListenHandlers,
+  handlers: ChannelHandlers,
 ): Promise<() => Promise<void>> {
   let stopped = false;
   let client: pg.Client | null = null;
@@ -236,12 +244,10 @@ async function listenPostgres(
     };
     next.on('error', onLost);
     next.on('end', onLost);
-    next.on('notification', (message) => {
-      if (message.channel === channel) handlers.notify(message.payload ?? '');
-    });
+    next.on('notification', (message) => handlers.notify(message.channel, message.payload ?? ''));
     try {
       await next.connect();
-      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      await next.query(LISTEN_ALL);
     } catch (err) {
       onLost();
       throw err;

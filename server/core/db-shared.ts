@@ -66,8 +66,10 @@ export const LOCK_KEYS = {
 export const USER_CHANGE_CHANNEL = 'user_change';
 /** Sent with a release id by the instance that moved the bucket's live site release. */
 export const SITE_RELEASE_CHANNEL = 'site_release';
+/** Raised by migration 0019's trigger with the owner's id when one of their video tasks changes. */
+export const VIDEO_CHANGE_CHANNEL = 'video_change';
 /** NOTIFY channels the app listens on. */
-export const NOTIFY_CHANNELS = [USER_CHANGE_CHANNEL, SITE_RELEASE_CHANNEL];
+export const NOTIFY_CHANNELS = [USER_CHANGE_CHANNEL, SITE_RELEASE_CHANNEL, VIDEO_CHANGE_CHANNEL];
 
 /**
  * application_name of each kind of connection, so an operator (and the tests) can tell them

@@ -12,6 +12,7 @@ export {
   queryRows,
   SITE_RELEASE_CHANNEL,
   USER_CHANGE_CHANNEL,
+  VIDEO_CHANGE_CHANNEL,
   type Database,
   type Db,
   type DbOrTx,

@@ -52,6 +52,11 @@ export interface UserCache<S> {
     tokenHash: string,
     load: () => Promise<{ value: S; userId: string; expiresAt: Date } | null>,
   ): Promise<S | null>;
+  /**
+   * Any value under its own key that belongs to one user (a /v1 video read): the same rules as a
+   * session, dropped with its user's notices.
+   */
+  keyed: UserCache<S>['session'];
   /** A per-user value (the newest ledger rows) from the cache or `load`. */
   perUser<T>(kind: string, userId: string, load: () => Promise<T>): Promise<T>;
   /** Counters (the tests read them). */
@@ -67,6 +72,8 @@ export interface UserCacheOptions {
   changeNotices?: 'listen' | 'poll';
   /** Poll mode's bound on an entry's age (default POLL_MAX_AGE_MS). */
   pollMaxAgeMs?: number;
+  /** The channel whose notices (a user id each) drop entries (default USER_CHANGE_CHANNEL). */
+  channel?: string;
 }
 
 export async function createUserCache<S>(
@@ -110,7 +117,7 @@ export async function createUserCache<S>(
 
   const stopListening = polling
     ? async () => {}
-    : await database.listen(USER_CHANGE_CHANNEL, {
+    : await database.listen(options.channel ?? USER_CHANGE_CHANNEL, {
         notify: forgetUser,
         gap(listening) {
           clear();
@@ -118,7 +125,7 @@ export async function createUserCache<S>(
         },
       });
 
-  return {
+  const cache: UserCache<S> = {
     async session(tokenHash, load) {
       const cached = live ? sessions.get(tokenHash) : undefined;
       if (cached) {
@@ -169,7 +176,9 @@ export async function createUserCache<S>(
       return value;
     },
 
+    keyed: (key, load) => cache.session(key, load),
     stats: () => ({ hits, misses, live, sessions: sessions.size }),
     stop: () => stopListening(),
   };
+  return cache;
 }

@@ -28,6 +28,8 @@ export const invoicePayments = pgTable(
     /** Set when the payment was a bare charge (no payment intent). */
     chargeId: text('charge_id'),
     amountCents: integer('amount_cents').notNull(),
+    /** What a promotion took off this invoice (issue 37). */
+    discountCents: integer('discount_cents').notNull().default(0),
     /** The period the invoice pays for (a yearly plan's monthly grants are keyed by it). */
     periodStart: at('period_start').notNull(),
     /** The plan's credits for one month, and how many months this invoice has granted so far. */
@@ -45,6 +47,8 @@ export const invoicePayments = pgTable(
     index('invoice_payments_payment_intent_idx').on(t.paymentIntentId),
     index('invoice_payments_charge_idx').on(t.chargeId),
     index('invoice_payments_subscription_period_idx').on(t.subscriptionId, t.periodStart),
+    // Issue 37: a customer's payments on the billing page, newest first (payment-history.ts).
+    index('invoice_payments_user_created_idx').on(t.userId, t.createdAt, t.invoiceId),
   ],
 );
 

@@ -127,9 +127,15 @@ export const checkoutSessions = pgTable(
     kind: text('kind', { enum: ['subscription', 'credits'] }).notNull(),
     itemId: text('item_id').notNull(),
     billingCycle: text('billing_cycle', { enum: ['monthly', 'yearly'] }),
+    /** What the customer pays: the list price less discount_cents. */
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
     credits: integer('credits').notNull(),
+    /** Issue 37: the promotion code entered on our pricing page and what it took off (cents). */
+    promotionCodeId: uuid('promotion_code_id'),
+    discountCents: integer('discount_cents').notNull().default(0),
+    /** The language of the page the customer bought from (shared/locales.ts): their receipts'. */
+    locale: text('locale').notNull().default('en'),
     /** failed: a delayed payment (e.g. a bank debit) that did not settle; nothing was granted. */
     status: text('status', { enum: ['open', 'paid', 'canceled', 'expired', 'failed'] })
       .notNull()
@@ -149,6 +155,10 @@ export const checkoutSessions = pgTable(
   (t) => [
     index('checkout_sessions_user_idx').on(t.userId),
     index('checkout_sessions_created_id_idx').on(t.createdAt, t.id),
+    // Issue 37: a customer's payments on the billing page, newest first (payment-history.ts).
+    index('checkout_sessions_user_paid_idx')
+      .on(t.userId, t.completedAt, t.id)
+      .where(sql`${t.status} = 'paid'`),
   ],
 );
 
@@ -172,6 +182,8 @@ export const subscriptions = pgTable(
     currentPeriodEnd: at('current_period_end').notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     canceledAt: at('canceled_at'),
+    /** The language of the checkout that started it: its renewal receipts' (issue 37). */
+    locale: text('locale').notNull().default('en'),
     ...timestamps,
   },
   (t) => [
@@ -270,6 +282,11 @@ export const videoTasks = pgTable(
     submittedAt: at('submitted_at'),
     providerFinishedAt: at('provider_finished_at'),
     providerCostUsd: numeric('provider_cost_usd', { precision: 12, scale: 6 }),
+    /**
+     * Issue 37: what the credits charged brought in, at the user's value of a credit when charged
+     * (money-schema.ts userCreditValue); 0 for credits nobody paid for.
+     */
+    revenueUsd: numeric('revenue_usd', { precision: 12, scale: 6 }),
     providerError: text('provider_error'),
     failureKind: text('failure_kind'),
     routeAttempts: jsonb('route_attempts').$type<RouteAttempt[]>().notNull().default([]),
@@ -347,6 +364,7 @@ export * from './video-schema.ts';
 export * from './scale-schema.ts';
 // The public API (issue 36): keys, idempotency, webhook endpoints and the delivery outbox.
 export * from './api-schema.ts';
+export * from './money-schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type VideoTaskRow = typeof videoTasks.$inferSelect;

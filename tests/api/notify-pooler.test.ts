@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { LOCK_KEYS, queryRows, type Db } from '../../server/core/db.ts';
+import { VIDEO_CHANGE_CHANNEL, LOCK_KEYS, queryRows, type Db } from '../../server/core/db.ts';
 import { openPostgres } from '../../server/core/db-postgres.ts';
 import { POLL_MAX_AGE_MS } from '../../server/core/user-cache.ts';
 import { bearer, signInLocal, testConfig } from '../helpers/app.ts';
@@ -124,6 +124,20 @@ describe.skipIf(!baseUrl)('change notifications behind a pooler (PostgreSQL)', (
       expect(app.database.changeNotices).toBe('listen');
       // No pooled connection listens; the one that does came through the direct URL.
       expect(await pooledChannels(app.database.db)).toEqual([]);
+      // One listening connection for every channel (user_change, video_change, …), not one each.
+      expect(await listeningNames()).toEqual(['direct-url']);
+      const videoNotices: string[] = [];
+      const stopVideo = await app.database.listen(VIDEO_CHANGE_CHANNEL, {
+        notify: (payload) => videoNotices.push(payload),
+        gap: () => {},
+      });
+      await admin.query(`select pg_notify('video_change', 'someone')`);
+      const heard = await eventually(
+        async () => videoNotices,
+        (seen) => seen.includes('someone'),
+      );
+      expect(heard).toContain('someone');
+      await stopVideo();
       expect(await listeningNames()).toEqual(['direct-url']);
 
       // A session lock (site builds, migrations) is held by a direct connection as well.

@@ -123,6 +123,40 @@ describe.each(databaseKinds)('/v1 videos on %s', (kind) => {
     expect((await call(bob.key, 'GET', '/v1/videos')).json().data).toEqual([]);
   });
 
+  it("a polled video is read once per process and read afresh after any change to its owner's tasks", async () => {
+    const dev = await developer(40);
+    const video = (
+      await call(dev.key, 'POST', '/v1/videos', { prompt: 'a kite over dunes' })
+    ).json();
+    const get = async () => (await call(dev.key, 'GET', `/v1/videos/${video.id}`)).json();
+    expect((await get()).progress).toBe(0);
+    const setProgress = (progress: number) =>
+      t.database.db.execute(
+        sql`update video_tasks set progress = ${progress} where id = ${video.id}`,
+      );
+    // Without the change notice the process keeps answering its copy: the read is cached.
+    await t.database.db.execute(
+      sql`alter table video_tasks disable trigger video_tasks_notify_change`,
+    );
+    try {
+      await setProgress(40);
+      expect((await get()).progress).toBe(0);
+    } finally {
+      await t.database.db.execute(
+        sql`alter table video_tasks enable trigger video_tasks_notify_change`,
+      );
+    }
+    // Any change (here typed by hand, as another process would) drops it at once.
+    await setProgress(60);
+    await expect.poll(async () => (await get()).progress, { timeout: 2000 }).toBe(60);
+    // A delete through the API is seen by the next read.
+    await t.database.db.execute(
+      sql`update video_tasks set status = 'completed' where id = ${video.id}`,
+    );
+    expect((await call(dev.key, 'DELETE', `/v1/videos/${video.id}`)).statusCode).toBe(204);
+    expect((await call(dev.key, 'GET', `/v1/videos/${video.id}`)).statusCode).toBe(404);
+  });
+
   it('lists videos newest first in keyset pages, filters by status, leaves deleted ones out', async () => {
     const dev = await developer(17 * 4);
     const ids: string[] = [];

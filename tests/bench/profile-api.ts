@@ -107,6 +107,7 @@ async function main() {
       VIDEO_WORKER: 'off',
       SAMPLE_CLIPS: 'off',
       AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      API_REQUESTS_PER_MINUTE: '1000000',
     },
     stdio: ['ignore', out, out],
   });
@@ -133,11 +134,22 @@ async function main() {
       data: { posts: Array<{ slug: string }> };
     };
     const slug = list.data.posts[0]?.slug ?? 'missing';
+    // A developer's key (issue 36): the /v1 frame's cost, on an id no video has.
+    const created = (await (
+      await fetch(`${base}/api/account/api-keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'profile', scopes: ['videos:read', 'credits:read'] }),
+      })
+    ).json()) as { data: { key: string } };
+    const apiKey = { authorization: `Bearer ${created.data.key}` };
     const targets: Array<[string, string, Record<string, string>?]> = [
       ['health', '/api/health'],
       ['health-live', '/api/health/live'],
       ['blog-list', '/api/blog/posts?page=1&limit=12'],
       ['balance', '/api/credits/balance', { authorization: `Bearer ${token}` }],
+      ['v1-credits', '/v1/credits', apiKey],
+      ['v1-video-missing', '/v1/videos/00000000-0000-4000-8000-000000000000', apiKey],
       ['static-home', '/'],
       ['static-article', `/blog/${slug}`],
     ];

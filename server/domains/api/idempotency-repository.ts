@@ -12,6 +12,10 @@ export interface IdempotencyRecord {
   status: 'in_flight' | 'done';
   response_status: number | null;
   response_body: unknown;
+  /** Past its 24 h: any request may take the key over. */
+  expired: boolean;
+  /** In flight past its lock (its request died): a retry with the same body may take it over. */
+  abandoned: boolean;
 }
 
 /**
@@ -54,10 +58,14 @@ export async function find(
   db: DbOrTx,
   apiKeyId: string,
   key: string,
+  now: string,
 ): Promise<IdempotencyRecord | null> {
   const [row] = await queryRows<IdempotencyRecord>(
     db,
-    sql`select request_hash, status, response_status, response_body from idempotency_keys where api_key_id = ${apiKeyId} and key = ${key}`,
+    sql`select request_hash, status, response_status, response_body,
+          expires_at <= ${now}::timestamptz as expired,
+          (status = 'in_flight' and locked_until <= ${now}::timestamptz) as abandoned
+        from idempotency_keys where api_key_id = ${apiKeyId} and key = ${key}`,
   );
   return row ?? null;
 }

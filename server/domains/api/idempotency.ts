@@ -61,13 +61,28 @@ export function createIdempotency(deps: { db: Db; now?: (() => Date) | undefined
   const now = deps.now ?? (() => new Date());
 
   /**
-   * Claims `key` for this request, or answers what its row says: the stored answer to replay,
-   * or the 422 / 409 refusal. A row released by its request between the claim and the read is
-   * claimed again.
+   * Answers what the key's row says (the stored answer to replay, or the 422 / 409 refusal), or
+   * claims the key for this request when it has no row, or one that expired or whose request
+   * died. A claim lost to another request reads the row again.
    */
   async function begin(apiKeyId: string, key: string, hash: string) {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const at = now();
+      // A retry of an answered request (the common case) is one plain read: no write, no lock,
+      // so many retries of one key do not queue on its row.
+      const row = await repo.find(db, apiKeyId, key, at.toISOString());
+      if (row && !row.expired) {
+        if (row.request_hash !== hash) throw keyReused();
+        if (row.status === 'done') {
+          return {
+            kind: 'replay' as const,
+            status: row.response_status ?? 200,
+            body: row.response_body,
+          };
+        }
+        // In flight: refused while its request runs; taken over (below) once it died.
+        if (!row.abandoned) throw inProgress();
+      }
       const held = {
         apiKeyId,
         key,
@@ -80,15 +95,7 @@ export function createIdempotency(deps: { db: Db; now?: (() => Date) | undefined
         expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_HOURS * HOUR_MS).toISOString(),
       });
       if (claimed) return { kind: 'run' as const, held };
-      const row = await repo.find(db, apiKeyId, key);
-      if (!row) continue;
-      if (row.request_hash !== hash) throw keyReused();
-      if (row.status === 'in_flight') throw inProgress();
-      return {
-        kind: 'replay' as const,
-        status: row.response_status ?? 200,
-        body: row.response_body,
-      };
+      // Another request claimed it between the read and the claim: read it again.
     }
     throw inProgress();
   }

@@ -12,8 +12,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../core/db.ts';
+import { VIDEO_CHANGE_CHANNEL, type Db } from '../../core/db.ts';
 import { createUserCache } from '../../core/user-cache.ts';
+import type { ApiVideo } from '../../../shared/public-api.ts';
 import { createApiKeyService, type ApiKeyService, type Authentication } from './keys-service.ts';
 import { apiKeyRoutes } from './keys-routes.ts';
 import { v1Frame } from './v1-frame.ts';
@@ -53,6 +54,12 @@ export const apiPlugin = fp(
       changeNotices: app.database.changeNotices,
     });
     app.addHook('onClose', () => cache.stop().catch(() => {}));
+    // /v1 video reads (a client polls one until it finishes), dropped when the owner's tasks change.
+    const videoReads = await createUserCache<ApiVideo>(app.database, {
+      changeNotices: app.database.changeNotices,
+      channel: VIDEO_CHANGE_CHANNEL,
+    });
+    app.addHook('onClose', () => videoReads.stop().catch(() => {}));
     const apiKeys = createApiKeyService({ db, log: app.log, limits: config.apiLimits, cache });
     const webhooks = createWebhookService({ db, config, now: opts.now });
     const dispatcher = createWebhookDispatcher({
@@ -76,7 +83,14 @@ export const apiPlugin = fp(
     scheduleIdempotencyCleanup(app, db, idempotency);
     await app.register(async (v1) => {
       await v1Frame(v1, { apiKeys, config });
-      await v1VideoRoutes(v1, { db, video: app.video, idempotency, config, webhooks });
+      await v1VideoRoutes(v1, {
+        db,
+        video: app.video,
+        idempotency,
+        config,
+        webhooks,
+        videoReads,
+      });
       await v1AccountRoutes(v1, { video: app.video, credits: app.credits });
     });
   },

@@ -14,6 +14,8 @@ import type { Db } from '../../core/db.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { msg } from '../../core/api-messages.ts';
 import type { UserRow, VideoTaskRow } from '../../db/schema.ts';
+import type { UserCache } from '../../core/user-cache.ts';
+import type { ApiVideo as ApiVideoJson } from '../../../shared/public-api.ts';
 import {
   ApiErrorResponse,
   ApiVideo,
@@ -51,6 +53,9 @@ interface WebhookChecks {
   requestSecretExists(userId: string): Promise<boolean>;
 }
 
+/** A cached read has no expiry of its own: only a change notice drops it. */
+const NEVER = new Date(8.64e15);
+
 const videoNotFound = () => notFound(msg('v1_videos.not_found'), 'VIDEO_NOT_FOUND');
 
 /** The path id as a task id: anything but a uuid names no video. */
@@ -87,10 +92,12 @@ export async function v1VideoRoutes(
     idempotency: Idempotency;
     config: Config;
     webhooks: WebhookChecks;
+    /** Reads of a user's video kept per process until one of their tasks changes (plugin.ts). */
+    videoReads: UserCache<ApiVideoJson>;
   },
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, video, idempotency, config, webhooks } = opts;
+  const { db, video, idempotency, config, webhooks, videoReads } = opts;
   const tags = ['v1'];
   const origin = config.publicSiteUrl;
 
@@ -230,9 +237,16 @@ export async function v1VideoRoutes(
       },
     },
     async (request) => {
-      const row = await findOwnVideo(db, currentUser(request).id, videoId(request.params.id));
-      if (!row) throw videoNotFound();
-      return toApiVideo(row, origin);
+      const userId = currentUser(request).id;
+      const id = videoId(request.params.id);
+      // A client polls its video until it finishes: answered from this process's copy until a
+      // change to any of the owner's tasks (the database's notice) drops it, on every process.
+      const found = await videoReads.keyed(`${userId}:${id}`, async () => {
+        const row = await findOwnVideo(db, userId, id);
+        return row && { value: toApiVideo(row, origin), userId, expiresAt: NEVER };
+      });
+      if (!found) throw videoNotFound();
+      return found;
     },
   );
 
