@@ -4,6 +4,7 @@
  */
 import { Type } from 'typebox';
 import { API_DEFAULT_LIMITS } from '../shared/public-api.ts';
+import type { KeyLimits } from './core/access.ts';
 
 export const ApiEnvSchema = {
   /** /v1 requests a key may make a minute. */
@@ -20,10 +21,8 @@ export const ApiEnvSchema = {
   }),
 };
 
-export interface ApiLimitsConfig {
-  requestsPerMinute: number;
-  unfinishedVideos: number;
-}
+/** The defaults of every key (a plan may raise them: domains/api/v1-limits.ts). */
+export type ApiLimitsConfig = KeyLimits;
 
 export const apiLimits = (env: {
   API_REQUESTS_PER_MINUTE: number;

@@ -80,13 +80,19 @@ declare module 'fastify' {
   }
 }
 
+/** What a /v1 key may do: requests a minute and unfinished videos (config defaults, a plan's own). */
+export interface KeyLimits {
+  requestsPerMinute: number;
+  unfinishedVideos: number;
+}
+
 /** A /v1 caller's key (issue 36). */
 export interface RequestApiKey {
   id: string;
   userId: string;
   scopes: readonly ApiScope[];
   /** Its requests a minute and unfinished videos (its owner's plan may raise the defaults). */
-  limits: { requestsPerMinute: number; unfinishedVideos: number };
+  limits: KeyLimits;
 }
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

@@ -8,37 +8,19 @@ import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
-import { openPostgres } from '../../server/core/db-postgres.ts';
 import {
   countHit,
   databaseRateLimitStore,
   deleteExpiredRateLimitHits,
   readWindow,
 } from '../../server/core/rate-limit-store.ts';
-import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/database.ts';
 import { captureLogLines } from '../helpers/logs.ts';
+import { REDIS_URL, redisAnswers, twoInstances } from '../helpers/instances.ts';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const LIMIT = 3;
 
-/** Whether the machine's Redis answers (the Redis cases are skipped, saying so, when not). */
-async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 1000,
-    maxRetriesPerRequest: 0,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 const redisReachable = await redisAnswers(REDIS_URL);
 if (!redisReachable) console.warn(`rate-limit-shared: no Redis answers at ${REDIS_URL}`);
 
@@ -46,32 +28,16 @@ if (!redisReachable) console.warn(`rate-limit-shared: no Redis answers at ${REDI
 const randomAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
 /**
- * Two app instances on `database` (each with its own connection pool on PostgreSQL, as two
- * machines would have), sign-ins limited to LIMIT a minute. Closing them leaves the database.
+ * Two app instances on `database`, sign-ins limited to LIMIT a minute (and their log lines to
+ * `logStream` when given).
  */
-async function twoInstances(
+function limitedInstances(
   database: TestDatabase,
   opts: { env?: Record<string, string>; logStream?: NodeJS.WritableStream } = {},
-): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
-  const keep = { ...database, dispose: async () => {} };
-  const second = database.url
-    ? { ...openPostgres(database.url, 2), url: database.url }
-    : { ...database };
+) {
   const deps = { authRateLimit: LIMIT, ...(opts.logStream ? { logStream: opts.logStream } : {}) };
   const env = { ...opts.env, ...(opts.logStream ? { LOG_LEVEL: 'error' } : {}) };
-  const a = await buildTestApp(keep, { env, deps });
-  const b = await buildTestApp(
-    { ...second, dispose: () => (database.url ? second.close() : Promise.resolve()) },
-    { env, deps },
-  );
-  return {
-    a,
-    b,
-    async close() {
-      await a.close();
-      await b.close();
-    },
-  };
+  return twoInstances(database, { env, deps });
 }
 
 const signIn = (t: TestApp, address: string) =>
@@ -110,7 +76,7 @@ describe.each(databaseKinds)('rate limits shared through the database on %s', (k
   let instances: Awaited<ReturnType<typeof twoInstances>>;
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    instances = await twoInstances(database);
+    instances = await limitedInstances(database);
   });
   afterAll(async () => {
     await instances.close();
@@ -186,7 +152,7 @@ describe.each(databaseKinds)('when the rate-limit store fails, on %s', (kind) =>
   it('lets sign-ins through and logs the failure (database store)', async () => {
     const database = await createTestDatabase(kind);
     const { stream, lines } = captureLogLines();
-    const instances = await twoInstances(database, { logStream: stream });
+    const instances = await limitedInstances(database, { logStream: stream });
     try {
       await database.db.execute(sql`drop table rate_limit_hits`);
       const address = randomAddress();
@@ -209,7 +175,7 @@ describe('when Redis is down (REDIS_URL to a closed port)', () => {
   it('starts, lets sign-ins through and says so in the log', async () => {
     const database = await createTestDatabase('pglite');
     const { stream, lines } = captureLogLines();
-    const instances = await twoInstances(database, {
+    const instances = await limitedInstances(database, {
       env: { REDIS_URL: 'redis://127.0.0.1:1' },
       logStream: stream,
     });
@@ -237,7 +203,7 @@ describe.skipIf(!redisReachable)(
     const address = randomAddress();
     beforeAll(async () => {
       database = await createTestDatabase('pglite');
-      instances = await twoInstances(database, { env: { REDIS_URL } });
+      instances = await limitedInstances(database, { env: { REDIS_URL } });
       redis = new Redis(REDIS_URL);
     });
     afterAll(async () => {

@@ -6,18 +6,16 @@
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
-import { openPostgres } from '../../server/core/db-postgres.ts';
 import { planLimits } from '../../server/domains/api/v1-limits.ts';
 import { subscriptions } from '../../server/db/schema.ts';
 import { API_DEFAULT_LIMITS, type CreatedApiKey } from '../../shared/public-api.ts';
 import catalogue from '../../content/plans.json' with { type: 'json' };
-import { bearer, buildTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
+import { bearer, signInLocal, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/database.ts';
+import { REDIS_URL, redisAnswers, twoInstances } from '../helpers/instances.ts';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const LIMIT = API_DEFAULT_LIMITS.requestsPerMinute;
 
 /** A route in the app's /v1 scope (added when the frame registers its not-found route there). */
@@ -30,38 +28,7 @@ function limitsRoute(this: FastifyInstance, route: RouteOptions) {
   );
 }
 
-async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 1000,
-    maxRetriesPerRequest: 0,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 const redisReachable = await redisAnswers(REDIS_URL);
-
-/** Two app instances on `database` (each with its own pool on PostgreSQL, as two machines). */
-async function twoInstances(database: TestDatabase, env: Record<string, string> = {}) {
-  const keep = { ...database, dispose: async () => {} };
-  const second = database.url
-    ? { ...openPostgres(database.url, 2), url: database.url }
-    : { ...database };
-  const deps = { onRoute: limitsRoute };
-  const a = await buildTestApp(keep, { env, deps });
-  const b = await buildTestApp(
-    { ...second, dispose: () => (database.url ? second.close() : Promise.resolve()) },
-    { env, deps },
-  );
-  return { a, b, close: async () => (await a.close(), await b.close()) };
-}
 
 let n = 0;
 async function newKey(t: TestApp) {
@@ -136,7 +103,7 @@ describe.each(databaseKinds)('per-key request limits through the database on %s'
   let instances: Awaited<ReturnType<typeof twoInstances>>;
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    instances = await twoInstances(database);
+    instances = await twoInstances(database, { deps: { onRoute: limitsRoute } });
   });
   afterAll(async () => {
     await instances.close();
@@ -181,7 +148,10 @@ describe.skipIf(!redisReachable)('per-key request limits through Redis (REDIS_UR
   let instances: Awaited<ReturnType<typeof twoInstances>>;
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
-    instances = await twoInstances(database, { REDIS_URL });
+    instances = await twoInstances(database, {
+      env: { REDIS_URL },
+      deps: { onRoute: limitsRoute },
+    });
   });
   afterAll(async () => {
     await instances.close();

@@ -9,9 +9,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/core/db.ts';
-import { openPostgres } from '../../server/core/db-postgres.ts';
 import type { CreatedApiKey } from '../../shared/public-api.ts';
-import { bearer, buildTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
+import { bearer, signInLocal, type TestApp } from '../helpers/app.ts';
+import { twoInstances } from '../helpers/instances.ts';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/database.ts';
 
 const LIMIT = 1000;
@@ -30,20 +30,17 @@ describe.each(databaseKinds)('a busy key on two instances on %s', (kind) => {
   let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let instances: Awaited<ReturnType<typeof twoInstances>>;
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    const env = { API_REQUESTS_PER_MINUTE: String(LIMIT) };
-    const deps = { onRoute: budgetRoute };
-    a = await buildTestApp({ ...database, dispose: async () => {} }, { env, deps });
-    const second = database.url
-      ? { ...openPostgres(database.url, 2), url: database.url }
-      : { ...database };
-    const closeSecond = () => (database.url ? second.close() : Promise.resolve());
-    b = await buildTestApp({ ...second, dispose: closeSecond }, { env, deps });
+    instances = await twoInstances(database, {
+      env: { API_REQUESTS_PER_MINUTE: String(LIMIT) },
+      deps: { onRoute: budgetRoute },
+    });
+    ({ a, b } = instances);
   });
   afterAll(async () => {
-    await a.close();
-    await b.close();
+    await instances.close();
     await database.dispose();
   });
 

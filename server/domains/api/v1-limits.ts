@@ -10,11 +10,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import catalogue from '../../../content/plans.json' with { type: 'json' };
 import { AppError } from '../../core/errors.ts';
 import { msg } from '../../core/api-messages.ts';
+import type { KeyLimits } from '../../core/access.ts';
 
-export interface KeyLimits {
-  requestsPerMinute: number;
-  unfinishedVideos: number;
-}
+export type { KeyLimits };
 
 type PlanApi = { id: string; api?: Partial<KeyLimits> };
 
