@@ -116,6 +116,8 @@ async function startApp(
   worker?.start();
   // Customers' webhooks (issue 36): every instance sends the outbox (claims are exclusive).
   app.webhookDispatcher.start();
+  // Receipt emails (issue 37): every instance mails the outbox (claims are exclusive).
+  app.receiptSender.start();
 
   const closing = new AbortController();
   const background = bringSiteUp(app, config, closing.signal, startedAt, prepared);
@@ -130,6 +132,7 @@ async function startApp(
       // Stop claiming tasks and hand unfinished ones back to the queue, then close the server.
       await worker?.stop();
       await app.webhookDispatcher.stop();
+      await app.receiptSender.stop();
       await background;
       await metricsServer?.close();
       await app.close();

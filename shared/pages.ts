@@ -106,6 +106,7 @@ export const PAGES: readonly PageRow[] = [
   { path: '/video-history', languages: 'both', indexing: 'private', view: 'HistoryPage' },
   { path: '/account', languages: 'both', indexing: 'private', view: 'AccountPage' },
   { path: '/account/api', languages: 'both', indexing: 'private', view: 'ApiAccessPage' },
+  { path: '/account/billing', languages: 'both', indexing: 'private', view: 'BillingPage' },
   { path: '/login', languages: 'both', indexing: 'private', view: 'LoginPage' },
   { path: '/verify-email', languages: 'both', indexing: 'private', view: 'VerifyEmailPage' },
   { path: '/reset-password', languages: 'both', indexing: 'private', view: 'ResetPasswordPage' },

@@ -92,6 +92,8 @@ const AccountExportCheckout = schemaFor<api.AccountExportCheckout>()(
     credits: Type.Integer(),
     status: Type.String(),
     credits_refunded: Type.Integer(),
+    discount_cents: Type.Integer(),
+    locale: Type.String(),
     created_at: Type.String(),
     completed_at: Nullable(Type.String()),
   }),
@@ -124,6 +126,18 @@ const AccountExportInvoice = schemaFor<api.AccountExportInvoice>()(
   }),
 );
 
+const AccountExportReceipt = schemaFor<api.AccountExportReceipt>()(
+  Type.Object({
+    receipt_number: Type.String(),
+    kind: Type.String(),
+    locale: Type.String(),
+    status: Type.String(),
+    payload: Type.Record(Type.String(), Type.Unknown()),
+    created_at: Type.String(),
+    sent_at: Nullable(Type.String()),
+  }),
+);
+
 const AccountExport = schemaFor<api.AccountExport>()(
   Type.Object({
     exported_at: Type.String(),
@@ -138,6 +152,7 @@ const AccountExport = schemaFor<api.AccountExport>()(
       checkouts: Type.Array(AccountExportCheckout),
       subscriptions: Type.Array(AccountExportSubscription),
       invoices: Type.Array(AccountExportInvoice),
+      receipts: Type.Array(AccountExportReceipt),
     }),
   }),
 );

@@ -6,6 +6,7 @@
 import { Type, type Static } from 'typebox';
 import type * as api from '../../shared/api/billing.ts';
 import { BILLING_CYCLES } from '../../shared/billing.ts';
+import { LOCALES } from '../../shared/locales.ts';
 import { LiteralUnion, Ok, schemaFor } from './common.ts';
 
 /** Spec 7 "POST /api/stripe/create-payment-intent" (it creates a hosted checkout session). */
@@ -20,6 +21,8 @@ export const PaymentRequest = schemaFor<api.PaymentRequest>()(
       currency: Type.Optional(Type.String({ maxLength: 3 })),
       success_url: Type.String({ minLength: 1, maxLength: 2000 }),
       cancel_url: Type.String({ minLength: 1, maxLength: 2000 }),
+      promotion_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      locale: Type.Optional(LiteralUnion(LOCALES)),
     },
     { additionalProperties: false },
   ),
@@ -38,6 +41,7 @@ export const SubscriptionInfo = schemaFor<api.SubscriptionInfo>()(
     /** Epoch seconds. */
     currentPeriodEnd: Type.Integer(),
     status: Type.String(),
+    cancelAtPeriodEnd: Type.Optional(Type.Boolean()),
   }),
 );
 export type SubscriptionInfo = api.SubscriptionInfo;

@@ -10,6 +10,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML part beside the text (a receipt): the message becomes multipart/alternative. */
+  html?: string;
 }
 
 export interface Mailer {
@@ -21,6 +23,33 @@ function encodeHeader(value: string): string {
   return /^[\x20-\x7e]*$/.test(value)
     ? value
     : `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/** base64 in lines of 76 characters, as MIME asks (an HTML part's lines can be any length). */
+function base64Lines(text: string): string {
+  const encoded = Buffer.from(text, 'utf8').toString('base64');
+  return (encoded.match(/.{1,76}/g) ?? []).join('\r\n');
+}
+
+/** The content headers and body of a message: its text, or its text and HTML as alternatives. */
+function mimeBody(mail: Mail): string[] {
+  const textPart = ['Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit'];
+  if (mail.html === undefined) return [...textPart, '', mail.text];
+  const boundary = `alt-${randomBytes(12).toString('hex')}`;
+  return [
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    '',
+    `--${boundary}`,
+    ...textPart,
+    '',
+    mail.text,
+    `--${boundary}`,
+    'Content-Type: text/html; charset=utf-8',
+    'Content-Transfer-Encoding: base64',
+    '',
+    base64Lines(mail.html),
+    `--${boundary}--`,
+  ];
 }
 
 /** Local adapter: one RFC 822 file per message under `dir`. */
@@ -35,10 +64,7 @@ export function createOutboxMailer(dir: string, from: string): Mailer {
         `Subject: ${encodeHeader(mail.subject)}`,
         `Date: ${new Date().toUTCString()}`,
         'MIME-Version: 1.0',
-        'Content-Type: text/plain; charset=utf-8',
-        'Content-Transfer-Encoding: 8bit',
-        '',
-        mail.text,
+        ...mimeBody(mail),
         '',
       ].join('\r\n');
       await writeFile(path.join(dir, name), body, { mode: 0o600 });
@@ -52,7 +78,13 @@ export async function createSmtpMailer(smtpUrl: string, from: string): Promise<M
   const transport = nodemailer.createTransport(smtpUrl);
   return {
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      await transport.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html === undefined ? {} : { html: mail.html }),
+      });
     },
   };
 }

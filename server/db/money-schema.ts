@@ -108,7 +108,13 @@ export const promotionRedemptions = pgTable(
 );
 
 /** What a receipt is for. */
-export const RECEIPT_KINDS = ['payment', 'renewal', 'refund', 'dispute_won', 'dispute_lost'] as const;
+export const RECEIPT_KINDS = [
+  'payment',
+  'renewal',
+  'refund',
+  'dispute_won',
+  'dispute_lost',
+] as const;
 
 /**
  * The outbox of receipt emails: a row is written in the same transaction as the money event it

@@ -83,6 +83,9 @@ export type AccountExportCheckout = {
   credits: number;
   status: string;
   credits_refunded: number;
+  /** What a promotion code took off (issue 37), and the language the customer bought in. */
+  discount_cents: number;
+  locale: string;
   created_at: string;
   completed_at: string | null;
 };
@@ -111,6 +114,17 @@ export type AccountExportInvoice = {
   created_at: string;
 };
 
+/** A receipt we mailed (or will mail) the customer (issue 37), with what it showed. */
+export type AccountExportReceipt = {
+  receipt_number: string;
+  kind: string;
+  locale: string;
+  status: string;
+  payload: Record<string, unknown>;
+  created_at: string;
+  sent_at: string | null;
+};
+
 /** GET /api/account/export: everything we keep about the customer, oldest rows first. */
 export type AccountExport = {
   exported_at: string;
@@ -124,6 +138,7 @@ export type AccountExport = {
     checkouts: AccountExportCheckout[];
     subscriptions: AccountExportSubscription[];
     invoices: AccountExportInvoice[];
+    receipts: AccountExportReceipt[];
   };
 };
 

@@ -4,6 +4,7 @@
  * schemas are in server/contracts/billing.ts.
  */
 import type { BillingCycle } from '../billing.ts';
+import type { Locale } from '../locales.ts';
 import type { Ok } from './common.ts';
 
 /** Spec 7 "POST /api/stripe/create-payment-intent" (it creates a hosted checkout session). */
@@ -16,6 +17,10 @@ export type PaymentRequest = {
   currency?: string;
   success_url: string;
   cancel_url: string;
+  /** A promotion code the buyer entered (issue 37); case-insensitive. */
+  promotion_code?: string;
+  /** The language of the page the buyer is on (their receipts'); default from Accept-Language. */
+  locale?: Locale;
 };
 
 export type PaymentSessionResponse = {
@@ -30,6 +35,8 @@ export type SubscriptionInfo = {
   /** Epoch seconds. */
   currentPeriodEnd: number;
   status: string;
+  /** Set to end when the period ends (a cancel in Stripe's customer portal): no renewal. */
+  cancelAtPeriodEnd?: boolean;
 };
 
 export type CancelSubscriptionResponse = Ok<{ message: string }>;

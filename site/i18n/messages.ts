@@ -2,6 +2,7 @@
 // tests/unit/messages.test.ts fails while the compiled files are stale.
 export * from './messages/_account.ts';
 export * from './messages/_apiaccess.ts';
+export * from './messages/_billing.ts';
 export * from './messages/_blog.ts';
 export * from './messages/_credits.ts';
 export * from './messages/_download.ts';

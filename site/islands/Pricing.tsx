@@ -13,9 +13,11 @@ import { $authReady, $authToken, $user } from '../stores/auth.ts';
 import { $credits } from '../stores/credits.ts';
 import { handleCheckoutReturn } from '../stores/checkout-return.ts';
 import { $subscription, type ActiveSubscription } from '../stores/subscription.ts';
+import ManageBilling from './billing/ManageBilling.tsx';
 import LoadingScreen from './LoadingScreen.tsx';
 import CancelDialog from './pricing/CancelDialog.tsx';
 import PaymentDialog from './pricing/PaymentDialog.tsx';
+import PromoCodeField from './pricing/PromoCodeField.tsx';
 import StatusBanner from './pricing/StatusBanner.tsx';
 import Icon from './shared/Icon.tsx';
 import SignInLink from './shared/SignInLink.tsx';
@@ -70,7 +72,11 @@ function ActiveSubscriptionBox({
           </div>
           {subscription.currentPeriodEnd && (
             <div>
-              <dt>{m.pricing_renews_on(locale)}</dt>
+              <dt>
+                {subscription.cancelAtPeriodEnd
+                  ? m.pricing_ends_on(locale)
+                  : m.pricing_renews_on(locale)}
+              </dt>
               <dd>
                 <time dateTime={subscription.currentPeriodEnd.toISOString()}>
                   {formatDate(subscription.currentPeriodEnd, locale)}
@@ -80,14 +86,18 @@ function ActiveSubscriptionBox({
           )}
         </dl>
       </div>
-      <button
-        type="button"
-        className="btn btn-secondary active-subscription__cancel"
-        aria-label={m.pricing_cancel_plan_label(locale, { plan: planName })}
-        onClick={onCancel}
-      >
-        {m.pricing_cancel(locale)}
-      </button>
+      <div className="active-subscription__actions">
+        {/* Issue 37: invoices, receipts, the card and the plan (Stripe's portal, or ours). */}
+        <ManageBilling locale={locale} />
+        <button
+          type="button"
+          className="btn btn-secondary active-subscription__cancel"
+          aria-label={m.pricing_cancel_plan_label(locale, { plan: planName })}
+          onClick={onCancel}
+        >
+          {m.pricing_cancel(locale)}
+        </button>
+      </div>
     </section>
   );
 }
@@ -135,6 +145,7 @@ export default function Pricing({ planNames, locale }: PricingProps) {
                 locale={locale}
               />
             )}
+            <PromoCodeField locale={locale} />
           </>
         ) : (
           <p className="pricing-account__signin">

@@ -59,6 +59,8 @@ export interface ActiveSubscription {
   /** End of the paid period (renewal date); null when the server sent nothing usable. */
   currentPeriodEnd: Date | null;
   status: string;
+  /** Ends when the period ends (cancelled in Stripe's customer portal): no renewal date. */
+  cancelAtPeriodEnd: boolean;
 }
 
 export interface SubscriptionState {
@@ -107,6 +109,7 @@ function readSubscriptionStatus(body: unknown): ActiveSubscription | null {
     billingCycle: billingCycle === 'yearly' ? 'yearly' : 'monthly',
     currentPeriodEnd: parsePeriodEnd(currentPeriodEnd),
     status: typeof state === 'string' ? state : 'active',
+    cancelAtPeriodEnd: status.subscription.cancelAtPeriodEnd === true,
   };
 }
 
@@ -302,9 +305,16 @@ function checkoutFailure(error: unknown): CheckoutError {
  * The hosted-checkout request for an item, a plan in the cycle the buyer chose. The buyer comes
  * back to the pricing page in the language they bought in.
  */
-export function paymentRequest(item: PurchaseItem, locale: Locale = 'en'): PaymentRequest {
+export function paymentRequest(
+  item: PurchaseItem,
+  locale: Locale = 'en',
+  promotionCode: string | null = null,
+): PaymentRequest {
   const page = localizePath('/pricing', locale);
   const urls = {
+    // The page's language: the buyer's receipts are written in it (issue 37).
+    locale,
+    ...(promotionCode ? { promotion_code: promotionCode } : {}),
     // Paths: the server makes them absolute with PUBLIC_SITE_URL, never with our Host.
     // {CHECKOUT_SESSION_ID} stays literal: the payment provider fills it in on the way back.
     success_url: `${page}?payment=success&session_id={CHECKOUT_SESSION_ID}`,
@@ -329,11 +339,12 @@ export function paymentRequest(item: PurchaseItem, locale: Locale = 'en'): Payme
 export async function createCheckoutSession(
   item: PurchaseItem,
   locale: Locale = 'en',
+  promotionCode: string | null = null,
 ): Promise<string> {
   let body: Partial<PaymentSessionResponse> & { success?: boolean };
   try {
     // Money safety: never retry. A retried timeout could open two sessions for one click.
-    body = await createPaymentSession(paymentRequest(item, locale));
+    body = await createPaymentSession(paymentRequest(item, locale, promotionCode));
   } catch (error) {
     console.error('[checkout] session not created', error);
     throw checkoutFailure(error);

@@ -25,6 +25,9 @@ import { requestCheckout } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 import { grantCredits, requestGeneration } from '../helpers/video.ts';
 import { msg } from '../../server/core/api-messages.ts';
+import { writeReceipt } from '../../server/domains/billing/receipts/outbox.ts';
+import { receiptEmails } from '../../server/db/schema.ts';
+import { eq } from 'drizzle-orm';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -36,10 +39,37 @@ interface OwnerIds {
   postId: string;
   apiKeyId: string;
   webhookId: string;
+  /** One of the owner's receipts (issue 37). */
+  receiptNumber: string;
 }
+
+/** The promotion code the routes' `:code` names. */
+const PROMO = 'ACCESS-10';
 
 /** A delivery id nobody has: the resend route must answer 404 to anyone but its owner. */
 const NO_DELIVERY = '00000000-0000-4000-8000-000000000000';
+
+/** A receipt of the owner's (as a paid pack writes it), for GET /api/account/receipts/{number}. */
+async function ownerReceipt(t: TestApp, userId: string): Promise<string> {
+  const db = t.app.database.db;
+  await db.transaction((tx) =>
+    writeReceipt(tx, {
+      kind: 'payment',
+      userId,
+      checkoutId: 'cs_access_receipt',
+      item: { type: 'credits', id: 'starter' },
+      amountCents: 1990,
+      currency: 'usd',
+      discountCents: 0,
+      credits: 330,
+      creditsBought: 330,
+      locale: 'en',
+      at: new Date(),
+    }),
+  );
+  const [row] = await db.select().from(receiptEmails).where(eq(receiptEmails.userId, userId));
+  return row!.receiptNumber;
+}
 
 /** Fills a route's parameters with ids of the owner's resources. */
 function fillParams(url: string, ids: OwnerIds): string {
@@ -54,6 +84,11 @@ function fillParams(url: string, ids: OwnerIds): string {
         return ids.taskId;
       case 'provider':
         return 'fal';
+      case 'receipt_number':
+        return ids.receiptNumber;
+      case 'code':
+        // A promotion code (issue 37; made in beforeAll): quoted for a pack, or the admin's.
+        return url.startsWith('/api/stripe/') ? `${PROMO}?type=credits&package_id=starter` : PROMO;
       case 'id':
         if (url.includes('/tasks/') || url.startsWith('/v1/videos/')) return ids.taskId;
         if (url.includes('/webhooks/deliveries/')) return NO_DELIVERY;
@@ -68,7 +103,8 @@ function fillParams(url: string, ids: OwnerIds): string {
 }
 
 const ownsResource = (url: string) =>
-  /:(userId|sessionId|taskId)\b/.test(url) || /\/(webhooks|api-keys|deliveries)\/:id\b/.test(url);
+  /:(userId|sessionId|taskId|receipt_number)\b/.test(url) ||
+  /\/(webhooks|api-keys|deliveries)\/:id\b/.test(url);
 
 /** Routes × level, for failure messages. */
 function routeTable(routes: readonly RouteAccess[]): string {
@@ -146,6 +182,13 @@ describe.each(databaseKinds)('route access on %s', (kind) => {
     stranger = await signInLocal(t.app, 'sam-stranger@example.com', 'Sam Stranger');
     editor = await signInLocal(t.app, 'eve-editor@example.com', 'Eve Editor');
     adminToken = await signInAdmin(t.app);
+    const promo = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/promotion-codes',
+      headers: bearer(adminToken),
+      payload: { code: PROMO, percent_off: 10, applies_to: 'all' },
+    });
+    expect(promo.statusCode, promo.body).toBe(201);
 
     // The owner's resources: a ledger, a checkout, a video task; and a post by the editor.
     await grantCredits(t, owner.user.id, 17);
@@ -187,6 +230,7 @@ describe.each(databaseKinds)('route access on %s', (kind) => {
       postId: post.json().data.id,
       apiKeyId: key.json().data.id,
       webhookId: webhook.json().data.id,
+      receiptNumber: await ownerReceipt(t, owner.user.id),
     };
   });
   afterAll(() => t.close());

@@ -258,7 +258,10 @@ describe('credits sold', () => {
     for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
       if (!file.endsWith('.ts')) continue;
       const text = readFileSync(path.join(dir, file), 'utf8');
-      for (const m of text.matchAll(/sourceType: '([a-z_]+)'|\{ type: '([a-z_]+)', id:/g)) {
+      // A ledger source as an object `{ type, id }` (not a money event's `item: { type, id }`).
+      for (const m of text.matchAll(
+        /sourceType: '([a-z_]+)'|(?<!item: )\{ type: '([a-z_]+)', id:/g,
+      )) {
         found.add(m[1] ?? m[2]!);
       }
     }

@@ -77,6 +77,7 @@ function accountHelpers(get: () => TestApp) {
         payments: {
           checkouts: Array<{ id: string; status: string }>;
           subscriptions: Array<{ id: string; status: string }>;
+          receipts: Array<{ receipt_number: string; kind: string; payload: unknown }>;
         };
       };
     },
@@ -257,7 +258,19 @@ describe.each(databaseKinds)('closing an account on %s (Stripe and Google)', (ki
     expect(data.payments.subscriptions).toEqual([
       expect.objectContaining({ id: subscriptionId, status: 'active' }),
     ]);
-    expect(data.payments.checkouts).toEqual([expect.objectContaining({ status: 'paid' })]);
+    expect(data.payments.checkouts).toEqual([
+      expect.objectContaining({ status: 'paid', discount_cents: 0, locale: 'en' }),
+    ]);
+    // The receipt of that payment (issue 37), as the database holds it.
+    const receipts = await h.rowsOf('receipt_emails', erin.user.id);
+    expect(receipts).toHaveLength(1);
+    expect(data.payments.receipts).toEqual([
+      expect.objectContaining({
+        receipt_number: receipts[0]!.receipt_number,
+        kind: 'payment',
+        payload: receipts[0]!.payload,
+      }),
+    ]);
     stripe.takeEvents();
 
     const res = await h.close(erin.token, { confirm: true, password });

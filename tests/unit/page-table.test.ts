@@ -263,6 +263,7 @@ describe('what is computed from the table', () => {
     expect([...SIGNED_OUT_PAGES].sort()).toEqual([
       '/account',
       '/account/api',
+      '/account/billing',
       '/login',
       '/reset-password',
       '/verify-email',

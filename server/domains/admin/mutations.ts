@@ -9,6 +9,7 @@ import type { Db, DbOrTx } from '../../core/db.ts';
 import { AppError, conflict, notFound } from '../../core/errors.ts';
 import type { AdminTask, AdminTransaction, AdminUser } from '../../contracts/admin.ts';
 import {
+  countFreeCredits,
   InsufficientCreditsError,
   toApiTransaction,
   type CreditsService,
@@ -66,6 +67,8 @@ export function createAdminMutations(deps: {
         }
         const transaction = toApiTransaction(applied.transaction);
         if (applied.duplicate) return { user: await customerOr404(tx, input.userId), transaction };
+        // Nobody paid for an admin's credits: a free grant (or a taking back) for their value.
+        await countFreeCredits(tx, input.userId, input.amount);
         await repo.insertAction(tx, {
           admin: actor,
           action: 'credits.adjust',
@@ -134,6 +137,7 @@ export function createAdminMutations(deps: {
         if (applied.duplicate) {
           throw conflict(msg('admin.task_already_refunded'), 'ALREADY_REFUNDED');
         }
+        await repo.clearTaskRevenue(tx, taskId);
         const row = applied.transaction;
         await repo.insertAction(tx, {
           admin: actor,

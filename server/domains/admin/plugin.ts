@@ -12,6 +12,7 @@ import type { CreditsService } from '../credits/service.ts';
 import type { Publisher } from '../site-build/plugin.ts';
 import { createOperations } from './operations.ts';
 import { adminRoutes } from './routes.ts';
+import { marginRoutes } from './margin-routes.ts';
 import { createAdminService } from './service.ts';
 
 export const adminPlugin = fp(
@@ -48,6 +49,7 @@ export const adminPlugin = fp(
       mediaStore: opts.mediaStore,
       startedAt: opts.startedAt,
     });
+    await app.register(marginRoutes, { db: opts.database.db, now: opts.now });
     await app.register(adminRoutes, {
       admin,
       operations,

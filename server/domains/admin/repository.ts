@@ -219,6 +219,11 @@ export async function lockTask(
   return rows[0] ?? null;
 }
 
+/** A refunded task brought nothing (issue 37): its revenue goes back to 0 with the refund. */
+export async function clearTaskRevenue(tx: DbOrTx, id: string): Promise<void> {
+  await tx.execute(sql`update video_tasks set revenue_usd = 0 where id = ${id}`);
+}
+
 export async function taskCounts(db: DbOrTx): Promise<TaskCounts> {
   const rows = await queryRows<{ status: AdminTaskStatus; n: number }>(
     db,

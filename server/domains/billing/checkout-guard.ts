@@ -8,6 +8,7 @@
  * The lock-free steps are re-checked under the lock; the pay step and the partial unique index
  * stay the last word.
  */
+import type { Tx } from '../../core/db.ts';
 import { AppError, conflict } from '../../core/errors.ts';
 import type { checkoutSessions, CheckoutSessionRow, UserRow } from '../../db/schema.ts';
 import type { BillingContext } from './context.ts';
@@ -81,7 +82,12 @@ export function createCheckoutGuard(
      * active subscription, or another open Stripe subscription checkout (two tabs at once), is
      * recorded expired, expired at the provider and refused.
      */
-    async recordCheckout(order: CheckoutOrder, session: ProviderSession): Promise<void> {
+    async recordCheckout(
+      order: CheckoutOrder,
+      session: ProviderSession,
+      /** Reserves the promotion code's use in this transaction, or answers why not (issue 37). */
+      reserve?: (tx: Tx, checkoutId: string) => Promise<AppError | null>,
+    ): Promise<void> {
       const refusal = await db.transaction(async (tx) => {
         await repo.lockUserBilling(tx, order.userId);
         let refused: AppError | null = null;
@@ -101,6 +107,7 @@ export function createCheckoutGuard(
             );
           }
         }
+        if (!refused && reserve) refused = await reserve(tx, session.id);
         await repo.insertCheckout(tx, {
           ...order,
           id: session.id,

@@ -12,6 +12,8 @@ import type { BillingContext } from './context.ts';
 import type { DuplicateSettlement } from './duplicates.ts';
 import type { Fulfillment } from './fulfillment.ts';
 import { priceRequest } from './pricing.ts';
+import { createPromotionChecks } from './promotions/checks.ts';
+import { DEFAULT_LOCALE } from '../../../shared/locales.ts';
 import { localPayment } from './providers/local-checkout.ts';
 import * as repo from './repository.ts';
 import { checkoutReturnUrls } from './return-urls.ts';
@@ -26,6 +28,7 @@ export function createCheckouts(
   const { db, provider, log } = context;
   const { fulfillCheckout, settleDuplicateSubscriptions } = deps;
   const guard = createCheckoutGuard(context, deps);
+  const promotions = createPromotionChecks(context);
   return {
     /** Spec 7 "create-payment-intent": a hosted checkout for a plan or a pack. */
     async createCheckout(user: UserRow, request: PaymentRequest, publicSiteUrl: string) {
@@ -40,15 +43,24 @@ export function createCheckouts(
       const returnUrls = checkoutReturnUrls(request, publicSiteUrl);
       // One subscription per user (issue 16, finding 2): see checkout-guard.ts.
       if (item.kind === 'subscription') await guard.clearWayForSubscription(user.id);
+      // A promotion code is checked before anything is made, and reserved with the row below.
+      const priced = { ...item, listCents: toCents(item.price) };
+      const code = request.promotion_code
+        ? await promotions.apply(user.id, request.promotion_code, priced)
+        : null;
+      const discountCents = code?.discountCents ?? 0;
       // What the provider is asked for is what our row records.
       const order = {
         userId: user.id,
         kind: item.kind,
         itemId: item.itemId,
         billingCycle: item.billingCycle,
-        amountCents: toCents(item.price),
+        amountCents: priced.listCents - discountCents,
         currency: CURRENCY,
         credits: item.credits,
+        promotionCodeId: code?.code.id ?? null,
+        discountCents,
+        locale: request.locale ?? DEFAULT_LOCALE,
         ...returnUrls,
       };
       const session = await provider.createSession({
@@ -56,8 +68,18 @@ export function createCheckouts(
         email: user.email,
         itemName: item.itemName,
         customerId: await guard.customerFor(user),
+        discount: code
+          ? { cents: discountCents, providerCodeId: code.code.stripePromotionCodeId }
+          : null,
       });
-      await guard.recordCheckout(order, session);
+      await guard.recordCheckout(
+        order,
+        session,
+        code
+          ? (tx, checkoutId) =>
+              promotions.reserveIn(tx, code, { userId: user.id, checkoutId, item: priced })
+          : undefined,
+      );
       log.info({ sessionId: session.id, userId: user.id, item: item.itemId }, 'checkout created');
       return { sessionId: session.id, url: session.url };
     },

@@ -14,6 +14,7 @@ import { applyCreditChange, takeBackCredits } from '../credits/service.ts';
 import type { BillingContext } from './context.ts';
 import * as payments from './payments-repository.ts';
 import { DISPUTE_WON_STATUSES } from './payments-repository.ts';
+import { recordDisputeOutcome } from './money-event-records.ts';
 import { creditsKept, findPaidItem, type PaidItem, type PaymentRef } from './refunds.ts';
 
 /** A dispute as the Stripe adapter reads it. */
@@ -56,6 +57,16 @@ export function createDisputes({ log }: Pick<BillingContext, 'log'>) {
         : { taken: 0 };
     return { creditsHeld: taken, creditsShort: due - taken, heldAt: new Date() };
   }
+
+  /** Issue 37: the outcome's receipt and, lost, what it takes off the value of a credit. */
+  const recordOutcome = (tx: Tx, item: PaidItem, dispute: Dispute, creditsHeld: number) =>
+    recordDisputeOutcome(tx, {
+      payment: item.payment,
+      disputeId: dispute.id,
+      won: isWon(dispute.status),
+      amountCents: dispute.amountCents,
+      creditsHeld,
+    });
 
   const rowOf = (item: PaidItem, dispute: Dispute) => ({
     id: dispute.id,
@@ -105,12 +116,12 @@ export function createDisputes({ log }: Pick<BillingContext, 'log'>) {
           });
         }
         await payments.upsertDispute(tx, { ...row, creditsReleased: held });
+        await recordOutcome(tx, item, dispute, held);
         return;
       }
-      await payments.upsertDispute(tx, {
-        ...row,
-        ...(known?.heldAt ? {} : await hold(tx, item, dispute)),
-      });
+      const held = known?.heldAt ? null : await hold(tx, item, dispute);
+      await payments.upsertDispute(tx, { ...row, ...held });
+      await recordOutcome(tx, item, dispute, held?.creditsHeld ?? known?.creditsHeld ?? 0);
     },
   };
 }

@@ -11,6 +11,13 @@ import { applyCreditChange } from '../credits/service.ts';
 import type { BillingContext } from './context.ts';
 import type { PaidCheckout, ProviderSubscription } from './providers/types.ts';
 import * as repo from './repository.ts';
+import { recordPayment } from './money-event-records.ts';
+import {
+  copyCheckoutLocale,
+  promotionNote,
+  releasePromotion,
+  settlePromotion,
+} from './promotions/settle.ts';
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -22,13 +29,15 @@ export function createFulfillment({ provider, log }: Pick<BillingContext, 'provi
     plan: Plan,
     source: { type: string; id: string },
     periodStart: Date,
+    /** A promotion code's note (promotions/settle.ts), for the first period bought with it. */
+    note = '',
   ) {
-    await applyCreditChange(tx, {
+    return applyCreditChange(tx, {
       userId,
       amount: plan.credits,
       sourceType: source.type,
       sourceId: source.id,
-      description: `${plan.name} plan: ${plan.credits} credits for the period from ${day(periodStart)}`,
+      description: `${plan.name} plan: ${plan.credits} credits for the period from ${day(periodStart)}${note}`,
     });
   }
 
@@ -96,7 +105,9 @@ export function createFulfillment({ provider, log }: Pick<BillingContext, 'provi
     }
     // The user's billing lock before the row lock: the order every billing write takes them in.
     await repo.lockUserBilling(tx, found.userId);
-    const checkout = (await repo.findCheckout(tx, paid.sessionId, { forUpdate: true })) ?? found;
+    const locked = (await repo.findCheckout(tx, paid.sessionId, { forUpdate: true })) ?? found;
+    // A promotion code's use is redeemed; the amount paid is the provider's, after discounts.
+    const checkout = await settlePromotion(tx, locked, paid);
     if (checkout.kind === 'credits') {
       const pack = findPack(checkout.itemId);
       await applyCreditChange(tx, {
@@ -104,7 +115,7 @@ export function createFulfillment({ provider, log }: Pick<BillingContext, 'provi
         amount: checkout.credits,
         sourceType: 'checkout',
         sourceId: checkout.id,
-        description: `${pack?.name ?? checkout.itemId} pack: ${checkout.credits} credits`,
+        description: `${pack?.name ?? checkout.itemId} pack: ${checkout.credits} credits${await promotionNote(tx, checkout)}`,
       });
     } else {
       const plan = findPlan(checkout.itemId);
@@ -115,7 +126,9 @@ export function createFulfillment({ provider, log }: Pick<BillingContext, 'provi
           planId: plan.id,
           billingCycle: checkout.billingCycle ?? 'monthly',
         });
+        await copyCheckoutLocale(tx, paid.subscription.id, checkout);
         if (duplicate) {
+          await releasePromotion(tx, checkout.id);
           // Paid at the provider but refunded after the commit: not a completed purchase.
           await repo.updateCheckout(tx, checkout.id, {
             status: 'canceled',
@@ -135,6 +148,7 @@ export function createFulfillment({ provider, log }: Pick<BillingContext, 'provi
           ? { type: 'stripe_invoice', id: paid.invoiceId }
           : { type: 'checkout', id: checkout.id },
         paid.subscription?.periodStart ?? new Date(),
+        await promotionNote(tx, checkout),
       );
     }
     if (checkout.status !== 'paid') {
@@ -144,6 +158,8 @@ export function createFulfillment({ provider, log }: Pick<BillingContext, 'provi
         paymentIntentId: paid.paymentIntentId ?? checkout.paymentIntentId,
         subscriptionId: paid.subscription?.id ?? checkout.subscriptionId,
       });
+      // Issue 37: the payment's receipt and value of a credit, once (it turns paid only once).
+      await recordPayment(tx, checkout.id);
     }
     return { ...checkout, status: 'paid' };
   }

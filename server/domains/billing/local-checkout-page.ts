@@ -5,6 +5,7 @@
  */
 import site from '../../../content/site.json' with { type: 'json' };
 import { findPack, findPlan } from '../../../shared/billing.ts';
+import { formatUsd } from '../../../shared/promotions.ts';
 import type { CheckoutSessionRow } from '../../db/schema.ts';
 import { LOCAL_CHECKOUT_TOKEN_FIELD } from './local-checkout-guard.ts';
 
@@ -35,6 +36,11 @@ export function renderLocalCheckoutPage(
     checkout.kind === 'subscription'
       ? `${checkout.credits.toLocaleString('en-US')} credits every month, renews until you cancel`
       : `${checkout.credits.toLocaleString('en-US')} credits, never expire`;
+  // A promotion code's discount (issue 37): the total is already after it.
+  const discount =
+    checkout.discountCents > 0
+      ? `<dt>Promotion code</dt><dd>−${formatUsd(checkout.discountCents)}</dd>`
+      : '';
   const token = `<input type="hidden" name="${LOCAL_CHECKOUT_TOKEN_FIELD}" value="${escape(formToken)}">`;
   const state =
     checkout.status === 'open'
@@ -46,7 +52,7 @@ export function renderLocalCheckoutPage(
   return page(`<span class="badge">Local test checkout: no real payment</span>
 <h1>${escape(name)}</h1>
 <p class="note">${escape(what)}</p>
-<dl><dt>Account</dt><dd>${escape(email)}</dd><dt>Total</dt><dd class="total">${price}${period}</dd></dl>
+<dl><dt>Account</dt><dd>${escape(email)}</dd>${discount}<dt>Total</dt><dd class="total">${price}${period}</dd></dl>
 ${state}`);
 }
 
@@ -69,7 +75,7 @@ function page(main: string): string {
 body{margin:0;min-height:100vh;display:grid;place-items:center;background:#121a22;color:#e8edf3;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;padding:16px;box-sizing:border-box}
 main{width:100%;max-width:420px;background:#1a2430;border:1px solid #2c3a4a;border-radius:16px;padding:28px}
 h1{font-size:1.25rem;margin:0 0 4px}.badge{display:inline-block;font-size:.75rem;font-weight:600;color:#121a22;background:#f5c451;border-radius:999px;padding:2px 10px;margin-bottom:16px}
-dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:20px 0}dt{color:#9fb0c3}dd{margin:0;text-align:right}
+dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:20px 0}dt{color:#9fb0c3}dd{margin:0;text-align:right;min-width:0;overflow-wrap:anywhere}
 .total{font-size:1.5rem;font-weight:700}.pay,.cancel{display:block;width:100%;box-sizing:border-box;text-align:center;text-decoration:none;font:inherit;font-weight:600;border-radius:999px;padding:12px;margin-top:12px;cursor:pointer}
 .pay{background:#8a7cff;color:#121a22;border:0}.pay:hover{background:#6c5ce7;color:#fff}
 .cancel{background:transparent;color:#e8edf3;border:1px solid #3a4a5c}.cancel:hover{border-color:#8a7cff}

@@ -51,7 +51,8 @@ export async function grantYearlyMonth(
   if (invoice) {
     if (await payments.hasUnresolvedDispute(tx, { invoiceId: invoice.invoiceId })) return false;
     const refunded = Math.min(1, invoice.refundedCents / Math.max(1, invoice.amountCents));
-    amount = Math.round(plan.credits * (1 - refunded));
+    // What the year's payment bought, even after a plan switch in the portal (plan-changes.ts).
+    amount = Math.round(invoice.creditsPerMonth * (1 - refunded));
   }
   if (amount <= 0) return false;
   const startEpoch = Math.floor(sub.currentPeriodStart.getTime() / 1000);

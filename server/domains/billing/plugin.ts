@@ -11,6 +11,10 @@ import { scheduleRepeating } from '../../core/scheduler.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { createLocalCheckoutProvider } from './providers/local-checkout.ts';
 import { createStripeProvider, type StripeProvider } from './providers/stripe.ts';
+import { createPortal } from './portal.ts';
+import { portalRoutes } from './portal-routes.ts';
+import { promotionRoutes } from './promotions/routes.ts';
+import { receiptsPlugin } from './receipts/plugin.ts';
 import { billingRoutes } from './routes.ts';
 import { createBillingService, type BillingService } from './service.ts';
 import { createStripeWebhookHandler } from './webhooks.ts';
@@ -53,6 +57,13 @@ export const billingPlugin = fp(
         ? createStripeWebhookHandler({ db, billing, stripe, log: app.log })
         : null,
     });
+    // Issue 37, item 2: "Manage billing" (Stripe's customer portal, or the local billing page).
+    await app.register(portalRoutes, {
+      db,
+      portal: createPortal({ db, publicSiteUrl: config.publicSiteUrl, stripe }),
+    });
+    await app.register(promotionRoutes, { promotions: billing.promotions }); // issue 37, item 1
+    await app.register(receiptsPlugin, { config, db }); // issue 37, item 3: receipts by email
     // Yearly plans' monthly credits and local renewals, once an hour on one instance (and
     // idempotent besides, so a run that overlaps another grants nothing twice).
     if (opts.scheduler !== false) {

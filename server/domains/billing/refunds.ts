@@ -11,6 +11,7 @@ import type { BillingContext } from './context.ts';
 import * as payments from './payments-repository.ts';
 import type { DisputedPayment } from './payments-repository.ts';
 import * as repo from './repository.ts';
+import { recordRefund } from './money-event-records.ts';
 
 /** A paid thing that granted credits: what it cost, what it granted, what came back since. */
 export interface PaidItem {
@@ -103,7 +104,13 @@ export function createRefunds({ log }: Pick<BillingContext, 'log'>) {
      */
     async applyRefund(
       tx: Tx,
-      refund: PaymentRef & { chargeId: string; amountCents: number; refundedCents: number },
+      refund: PaymentRef & {
+        chargeId: string;
+        amountCents: number;
+        refundedCents: number;
+        /** The charge's refunded total before this refund, when the event says. */
+        previousRefundedCents?: number | null;
+      },
     ): Promise<boolean> {
       const item = await findPaidItem(tx, refund);
       if (!item) return false;
@@ -117,6 +124,7 @@ export function createRefunds({ log }: Pick<BillingContext, 'log'>) {
         creditsUnrecovered: item.creditsUnrecovered,
         refundedCents,
       };
+      let takenNow = 0;
       if (due > 0) {
         const { taken, duplicate } = await takeBackCredits(tx, {
           userId: item.userId,
@@ -126,6 +134,7 @@ export function createRefunds({ log }: Pick<BillingContext, 'log'>) {
           description: `Refund of ${item.name}`,
         });
         if (duplicate) return true;
+        takenNow = taken;
         totals.creditsRefunded += taken;
         totals.creditsUnrecovered += due - taken;
         if (taken < due) {
@@ -136,6 +145,14 @@ export function createRefunds({ log }: Pick<BillingContext, 'log'>) {
         }
       }
       await saveRefundTotals(tx, item, totals);
+      // Issue 37: the refund's receipt and what it takes off the value of a credit.
+      await recordRefund(tx, {
+        payment: item.payment,
+        chargeId: refund.chargeId,
+        refundedCents: refund.refundedCents,
+        previousCents: refund.previousRefundedCents ?? item.refundedCents,
+        creditsTakenBack: takenNow,
+      });
       return true;
     },
   };

@@ -12,6 +12,7 @@ import {
   type DuplicateSubscriptionRow,
   type SubscriptionRow,
 } from '../../db/schema.ts';
+import { closeCheckoutReleasing } from './promotions/repository.ts';
 
 /** Statuses under which a subscription counts as active (spec: "while active"); one per user. */
 export const ACTIVE_STATUSES = ACTIVE_SUBSCRIPTION_STATUSES;
@@ -74,20 +75,16 @@ export async function updateCheckout(
 }
 
 /**
- * Ends an open checkout unpaid (canceled, expired, or its delayed payment failed); false when it
- * was paid or closed first.
+ * Ends an open checkout unpaid (canceled, expired, or its delayed payment failed), giving back
+ * the promotion code's use it reserved in the same statement; false when it was paid or closed
+ * first.
  */
 export async function closeOpenCheckout(
   db: DbOrTx,
   id: string,
   status: 'canceled' | 'expired' | 'failed',
 ): Promise<boolean> {
-  const closed = await db
-    .update(checkoutSessions)
-    .set({ status })
-    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'open')))
-    .returning({ id: checkoutSessions.id });
-  return closed.length > 0;
+  return closeCheckoutReleasing(db, id, status);
 }
 
 /** The user's open subscription checkouts at `provider`, oldest first. */

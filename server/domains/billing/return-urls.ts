@@ -8,7 +8,7 @@ import { badRequest } from '../../core/errors.ts';
 import { msg } from '../../core/api-messages.ts';
 
 /** The field names of the payment request that carry a return address. */
-type ReturnUrlField = 'success_url' | 'cancel_url';
+type ReturnUrlField = 'success_url' | 'cancel_url' | 'return_url';
 
 /**
  * A path of this site: one leading '/', not '//' or '/\' (which browsers read as another host),
@@ -24,7 +24,11 @@ function isSitePath(path: string): boolean {
  * The `{CHECKOUT_SESSION_ID}` placeholder stays literal (the provider fills it in), so the
  * address is joined as text, never re-serialized by `URL`.
  */
-function checkoutReturnUrl(field: ReturnUrlField, value: string, publicSiteUrl: string): string {
+export function checkoutReturnUrl(
+  field: ReturnUrlField,
+  value: string,
+  publicSiteUrl: string,
+): string {
   const site = publicSiteUrl.replace(/\/+$/, '');
   const path = value.toLowerCase().startsWith(`${site.toLowerCase()}/`)
     ? value.slice(site.length)

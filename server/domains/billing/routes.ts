@@ -18,6 +18,7 @@ import { createLocalCheckoutGuard } from './local-checkout-guard.ts';
 import { renderLocalCheckoutPage, renderLocalCheckoutRefusal } from './local-checkout-page.ts';
 import type { BillingService } from './service.ts';
 import { msg } from '../../core/api-messages.ts';
+import { localeFromAcceptLanguage } from '../../../shared/locales.ts';
 
 const errors = {
   400: ErrorResponse,
@@ -59,7 +60,12 @@ export async function billingRoutes(
     async (request) => {
       const session = await billing.createCheckout(
         currentUser(request),
-        request.body,
+        {
+          ...request.body,
+          // The buyer's language for their receipts: the page's, else their browser's (issue 37).
+          locale:
+            request.body.locale ?? localeFromAcceptLanguage(request.headers['accept-language']),
+        },
         config.publicSiteUrl,
       );
       return { success: true as const, url: session.url, sessionId: session.sessionId };

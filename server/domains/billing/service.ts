@@ -12,6 +12,8 @@ import { createDuplicateSettlement } from './duplicates.ts';
 import { createFulfillment } from './fulfillment.ts';
 import type { Logger } from './context.ts';
 import type { CheckoutProvider } from './providers/types.ts';
+import { createPromotionAdmin } from './promotions/admin.ts';
+import { createPromotionChecks } from './promotions/checks.ts';
 import { createRefunds } from './refunds.ts';
 import { createSubscriptions } from './subscriptions.ts';
 
@@ -34,6 +36,8 @@ export function createBillingService(deps: {
     ...createSubscriptions(context, fulfillment),
     ...createRefunds(context),
     ...createDisputes(context),
+    /** Issue 37, item 1: the admin's promotion codes and the pricing page's check of one. */
+    promotions: { admin: createPromotionAdmin(context), checks: createPromotionChecks(context) },
   };
 }
 

@@ -5,9 +5,10 @@
 import { notFound } from '../../core/errors.ts';
 import type { SubscriptionRow } from '../../db/schema.ts';
 import type { SubscriptionInfo } from '../../contracts/billing.ts';
-import { findPlan } from '../../../shared/billing.ts';
+import { findPlan, planPrice, toCents } from '../../../shared/billing.ts';
 import type { BillingContext } from './context.ts';
 import type { Fulfillment } from './fulfillment.ts';
+import { recordRenewal } from './money-event-records.ts';
 import { grantYearlyMonth } from './paid-invoices.ts';
 import { addCycle } from './providers/local-checkout.ts';
 import * as repo from './repository.ts';
@@ -19,6 +20,7 @@ function toSubscriptionInfo(row: SubscriptionRow): SubscriptionInfo {
     billingCycle: row.billingCycle,
     currentPeriodEnd: Math.floor(row.currentPeriodEnd.getTime() / 1000),
     status: row.status,
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
   };
 }
 
@@ -67,13 +69,24 @@ export function createSubscriptions(
           const periodStart = start;
           await db.transaction(async (tx) => {
             await repo.setSubscriptionPeriod(tx, sub.id, periodStart, end);
-            await grantPlanCredits(
+            const renewalId = `${sub.id}:${periodStart.getTime() / 1000}`;
+            const granted = await grantPlanCredits(
               tx,
               sub.userId,
               plan,
-              { type: 'local_renewal', id: `${sub.id}:${periodStart.getTime() / 1000}` },
+              { type: 'local_renewal', id: renewalId },
               periodStart,
             );
+            // Issue 37: the renewal's receipt, once per period (the local checkout's price).
+            if (!granted.duplicate) {
+              await recordRenewal(tx, {
+                subscription: sub,
+                plan,
+                invoiceId: `local:${renewalId}`,
+                amountCents: toCents(planPrice(plan, sub.billingCycle)),
+                at: periodStart,
+              });
+            }
           });
           granted += 1;
           start = end;

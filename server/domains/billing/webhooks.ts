@@ -10,8 +10,10 @@ import type { Db, Tx } from '../../core/db.ts';
 import { badRequest } from '../../core/errors.ts';
 import { findPlan, type BillingCycle } from '../../../shared/billing.ts';
 import type { Logger } from './context.ts';
+import { recordRenewal } from './money-event-records.ts';
 import { recordInvoicePayment } from './paid-invoices.ts';
 import * as payments from './payments-repository.ts';
+import { followPlan, paysForPeriod } from './plan-changes.ts';
 import type { EventOf, HandledEvent, HandledEventType } from './providers/stripe-events.ts';
 import type { StripeProvider } from './providers/stripe.ts';
 import * as repo from './repository.ts';
@@ -55,10 +57,10 @@ export function createStripeWebhookHandler(deps: {
     const { invoice } = event;
     const reason = invoice.billingReason;
     const subscriptionId = invoice.subscriptionId;
-    if (!subscriptionId || (reason !== 'subscription_create' && reason !== 'subscription_cycle')) {
-      return;
-    }
-    const existing = await repo.findSubscription(tx, subscriptionId);
+    if (!subscriptionId || !paysForPeriod(invoice)) return;
+    // A plan switched to another interval is charged by this invoice (plan-changes.ts).
+    const found = await repo.findSubscription(tx, subscriptionId);
+    const existing = await followPlan(tx, found, invoice.plan, log);
     const owner = existing ?? ownerFromMetadata(invoice.metadata);
     const plan = owner && findPlan(owner.planId);
     if (!owner || !plan) {
@@ -70,7 +72,7 @@ export function createStripeWebhookHandler(deps: {
     }
     const start = invoice.periodStart ?? new Date();
     const end = invoice.periodEnd ?? start;
-    const { duplicate } = await billing.saveSubscription(
+    const { row, duplicate } = await billing.saveSubscription(
       tx,
       {
         id: subscriptionId,
@@ -85,13 +87,23 @@ export function createStripeWebhookHandler(deps: {
     );
     // A second active subscription grants nothing; it is cancelled and refunded after the commit.
     if (duplicate) return;
-    await billing.grantPlanCredits(
+    const granted = await billing.grantPlanCredits(
       tx,
       owner.userId,
       plan,
       { type: 'stripe_invoice', id: invoice.id },
       start,
     );
+    // Issue 37: a renewal's receipt (or a switch to another interval's, a new period paid), once;
+    // the first invoice's is the checkout's payment.
+    if (reason !== 'subscription_create' && !granted.duplicate) {
+      await recordRenewal(tx, {
+        subscription: row,
+        plan,
+        invoiceId: invoice.id,
+        amountCents: invoice.amountPaidCents,
+      });
+    }
   }
 
   /** Created, updated or deleted at Stripe: our row follows (deleted means canceled). */
@@ -104,7 +116,8 @@ export function createStripeWebhookHandler(deps: {
     >,
   ) {
     const sub = event.subscription;
-    const existing = await repo.findSubscription(tx, sub.id);
+    // A plan switched in the customer portal: our row follows the new price (plan-changes.ts).
+    const existing = await followPlan(tx, await repo.findSubscription(tx, sub.id), sub.plan, log);
     const owner = existing ?? ownerFromMetadata(sub.metadata);
     if (!owner) return;
     const status = event.type === 'customer.subscription.deleted' ? 'canceled' : sub.status;
@@ -161,8 +174,7 @@ export function createStripeWebhookHandler(deps: {
 
   /** A refunded pack or subscription invoice takes its credits back (never below zero). */
   async function takeBackRefund(tx: Tx, event: EventOf<'charge.refunded'>) {
-    const { chargeId, paymentIntentId, amountCents, refundedCents } = event.refund;
-    await billing.applyRefund(tx, { chargeId, paymentIntentId, amountCents, refundedCents });
+    await billing.applyRefund(tx, event.refund);
   }
 
   const handlers: Handlers = {

@@ -20,6 +20,15 @@ import type { CreditTransactionRow } from '../../db/schema.ts';
 import type { CreditTransaction } from '../../contracts/credits.ts';
 import * as repo from './repository.ts';
 import { msg } from '../../core/api-messages.ts';
+import { countFreeCredits } from './credit-value.ts';
+
+// Issue 37: a user's value of a credit (what a video's revenue is priced at; credit-value.ts).
+export {
+  applyToCreditValue,
+  countFreeCredits,
+  readCreditValue,
+  revenueOfChargeSql,
+} from './credit-value.ts';
 
 export interface CreditChange {
   userId: string;
@@ -256,9 +265,16 @@ export function createCreditsService(db: Db, cache?: Pick<UserCache<unknown>, 'p
     /** Applies one change inside the caller's transaction (applyCreditChange). */
     applyIn: applyCreditChange,
 
-    /** Applies an admin's keyed change in its own transaction (applyAdminCreditChange). */
+    /**
+     * Applies an admin's keyed change in its own transaction (applyAdminCreditChange). Nobody
+     * paid for it: it counts as a free grant (or a taking back) in the value of a credit.
+     */
     applyAdmin(change: AdminCreditChange): Promise<AppliedChange> {
-      return db.transaction((tx) => applyAdminCreditChange(tx, change));
+      return db.transaction(async (tx) => {
+        const applied = await applyAdminCreditChange(tx, change);
+        if (!applied.duplicate) await countFreeCredits(tx, change.userId, change.amount);
+        return applied;
+      });
     },
 
     /** Applies an admin's keyed change inside the caller's transaction. */

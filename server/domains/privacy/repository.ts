@@ -7,6 +7,7 @@ import { queryRows, type DbOrTx } from '../../core/db.ts';
 import {
   apiKeys,
   checkoutSessions,
+  receiptEmails,
   creditTransactions,
   emailVerificationTokens,
   invoicePayments,
@@ -120,6 +121,12 @@ export function invoicesOf(db: DbOrTx, userId: string) {
     .from(t)
     .where(eq(t.userId, userId))
     .orderBy(asc(t.createdAt), asc(t.invoiceId));
+}
+
+/** The receipts mailed to the user (issue 37), oldest first. */
+export function receiptsOf(db: DbOrTx, userId: string) {
+  const t = receiptEmails;
+  return db.select().from(t).where(eq(t.userId, userId)).orderBy(asc(t.createdAt), asc(t.id));
 }
 
 /** The user's API keys and webhook endpoints (issue 36), oldest first. */

@@ -101,7 +101,7 @@ export function createPrivacyService(deps: {
 
     /** GET /api/account/export: every row we keep about the user, oldest first. */
     async exportData(userId: string): Promise<AccountExport> {
-      const [user, ledger, tasks, checkouts, subscriptions, invoices, keys, endpoints] =
+      const [user, ledger, tasks, checkouts, subscriptions, invoices, keys, endpoints, receipts] =
         await Promise.all([
           repo.findUser(db, userId),
           repo.ledgerOf(db, userId),
@@ -111,6 +111,7 @@ export function createPrivacyService(deps: {
           repo.invoicesOf(db, userId),
           repo.apiKeysOf(db, userId),
           repo.webhookEndpointsOf(db, userId),
+          repo.receiptsOf(db, userId),
         ]);
       if (!user) throw new Error(`user ${userId} vanished during its export`);
       return {
@@ -178,6 +179,8 @@ export function createPrivacyService(deps: {
             credits: row.credits,
             status: row.status,
             credits_refunded: row.creditsRefunded,
+            discount_cents: row.discountCents,
+            locale: row.locale,
             created_at: row.createdAt.toISOString(),
             completed_at: iso(row.completedAt),
           })),
@@ -201,6 +204,15 @@ export function createPrivacyService(deps: {
             credits_granted: row.creditsGranted,
             refunded_cents: row.refundedCents,
             created_at: row.createdAt.toISOString(),
+          })),
+          receipts: receipts.map((row) => ({
+            receipt_number: row.receiptNumber,
+            kind: row.kind,
+            locale: row.locale,
+            status: row.status,
+            payload: row.payload,
+            created_at: row.createdAt.toISOString(),
+            sent_at: iso(row.sentAt),
           })),
         },
       };

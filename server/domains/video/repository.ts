@@ -1,5 +1,5 @@
 /** SQL for video tasks and the queue. Every function takes `db | tx` first. */
-import { and, desc, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { cursorTimestampSql, keysetBefore, type CursorKey } from '../../core/cursor.ts';
 import { queryRows, type DbOrTx } from '../../core/db.ts';
 import { videoTasks, type RouteAttempt, type VideoTaskRow } from '../../db/schema.ts';
@@ -12,7 +12,10 @@ const statusColumns = (text: ApiText) => ({
   statusText: storedText(text),
 });
 
-export type NewVideoTask = typeof videoTasks.$inferInsert;
+/** A task to insert; its revenue may be an expression read in the insert (issue 37). */
+export type NewVideoTask = Omit<typeof videoTasks.$inferInsert, 'revenueUsd'> & {
+  revenueUsd?: string | SQL | null;
+};
 
 /** The task `id` while it is processing under `owner`'s lease. */
 const heldBy = (id: string, owner: string) =>
@@ -348,6 +351,8 @@ export async function failTask(
       errorMessage: text ? text.render('en') : (reason as string),
       errorText: text ? storedText(text) : null,
       ...statusColumns(TASK_MESSAGES.failed),
+      // Issue 37: failAndRefund returns its credits in this transaction, so it brought nothing.
+      revenueUsd: '0',
       ...(facts.failureKind ? { failureKind: facts.failureKind } : {}),
       ...(facts.providerError ? { providerError: facts.providerError.slice(0, 2000) } : {}),
       ...unleased(),

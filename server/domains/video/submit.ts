@@ -37,6 +37,7 @@ import {
   InsufficientCreditsError,
   applyCreditChange,
   lockUserCredits,
+  revenueOfChargeSql,
 } from '../credits/service.ts';
 import { LAST_FRAME_PART, referencePart, type VideoMedia } from './media.ts';
 import { storedText, TASK_MESSAGES } from './messages.ts';
@@ -350,6 +351,8 @@ export function createSubmit(deps: {
             deadlineAt: new Date(Date.now() + deps.deadlineMs),
             // Written with the debit, in its transaction: what a refund returns.
             creditsCharged: price,
+            // Issue 37: what those credits brought in, at the user's value of a credit now.
+            revenueUsd: revenueOfChargeSql(user.id, price),
             apiKeyId: api?.apiKeyId ?? null,
             metadata: api?.metadata ?? null,
             webhookUrl: api?.webhookUrl ?? null,

@@ -19,6 +19,7 @@ import { $credits, refreshCredits } from '../../stores/credits.ts';
 import LoadingScreen from '../LoadingScreen.tsx';
 import SignInLink from '../shared/SignInLink.tsx';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
+import BillingSection from '../billing/BillingSection.tsx';
 import CloseAccountDialog from './CloseAccountDialog.tsx';
 
 const METHODS: Record<string, (locale: Locale) => string> = {
@@ -192,6 +193,7 @@ export default function AccountSettings({ locale = 'en' }: { locale?: Locale }) 
     <div className="account-sections">
       <Profile user={user} credits={credits} locale={locale} />
       <ExportData locale={locale} />
+      <BillingSection locale={locale} />
       <ApiAccessLink locale={locale} />
       <CloseAccount
         user={user}

@@ -34,8 +34,8 @@ const peak = (top: { day: string; value: number } | null, format: (n: number) =>
 const sum = (series: DailyStat[], pick: (d: DailyStat) => number) =>
   series.reduce((total, d) => total + pick(d), 0);
 
-/** The day-by-day values, for screen readers. */
-function FiguresTable({
+/** The day-by-day values, for screen readers (also the margin card's, MarginCard.tsx). */
+export function FiguresTable({
   caption,
   columns,
   rows,
@@ -85,7 +85,14 @@ interface ChartCardProps {
   children: ReactNode;
 }
 
-function ChartCard({ title, testId, headline, headlineNote, emptyText, children }: ChartCardProps) {
+export function ChartCard({
+  title,
+  testId,
+  headline,
+  headlineNote,
+  emptyText,
+  children,
+}: ChartCardProps) {
   return (
     <article className="admin-card admin-chart" data-testid={testId}>
       <h4 className="admin-card__label">{title}</h4>

@@ -21,12 +21,15 @@ import {
 import AdminView, { RefreshButton } from './AdminView.tsx';
 import Badge, { type BadgeTone } from './Badge.tsx';
 import DailyCharts from './DailyCharts.tsx';
+import EmailPreviewsCard from './EmailPreviewsCard.tsx';
 import Facts, { FactDate, type Fact } from './Facts.tsx';
 import { formatDateTime, formatMoney } from './format.ts';
 import { Loaded } from './ListStates.tsx';
+import MarginCard from './MarginCard.tsx';
 import { sectionHref, type Section } from './route.ts';
 import { useAdminData } from './use-admin-data.ts';
 import VideoProvidersCard from './VideoProvidersCard.tsx';
+import PromotionCodesCard from './PromotionCodesCard.tsx';
 
 const BUILD_STATES: Record<SiteBuildState, { label: string; tone: BadgeTone; text: string }> = {
   idle: { label: 'Live', tone: 'good', text: 'The latest release is being served.' },
@@ -273,10 +276,13 @@ export default function Overview() {
             <CustomerWebhooksCard counts={data.customerWebhooks24h} />
 
             <DailyCharts state={daily} />
+            <MarginCard refreshed={data} />
 
             <VideoProvidersCard providers={data.videoProviders} />
+            <PromotionCodesCard />
             <BuildCard build={data.build} />
             <SystemCheckCard />
+            <EmailPreviewsCard />
           </div>
         )}
       </Loaded>

@@ -1,11 +1,14 @@
 /**
  * Payment dialog (spec 4 "Payment dialog"): shows the item, creates the hosted checkout session
  * at once and sends the browser to the provider. Failures close it and explain in the banner.
+ * With a promotion code entered on the page (issue 37), the code is first checked for this item:
+ * the dialog shows the price after it and the checkout carries it; a code this item cannot take
+ * stops here with the reason, and the buyer goes on without it or back to the page.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Locale } from '../../i18n/locales.ts';
 import * as m from '../../i18n/messages.ts';
-import { formatCredits, formatPrice } from '../../lib/format.ts';
+import { formatCredits } from '../../lib/format.ts';
 import {
   $purchase,
   BANNER_LONG_MS,
@@ -15,10 +18,19 @@ import {
   showBanner,
   type PurchaseItem,
 } from '../../stores/subscription.ts';
+import { quotePromotion } from '../../lib/api/promotions.ts';
+import { readApiError } from '../../lib/api/http.ts';
+import {
+  $promotionCode,
+  quoteTarget,
+  setPromotionCode,
+  type PromotionQuote,
+} from '../../stores/promotion.ts';
 import Dialog from '../shared/Dialog.tsx';
+import { PromoPrice, PromoRefusal } from './PromoSummary.tsx';
 import { useHydratedStore } from '../shared/use-hydrated-store.ts';
 
-type Phase = 'creating' | 'redirecting';
+type Phase = 'creating' | 'redirecting' | 'promo-refused';
 
 /** What the dialog says about the item, in the page's language. */
 function itemTexts(item: PurchaseItem, locale: Locale) {
@@ -41,7 +53,11 @@ function itemTexts(item: PurchaseItem, locale: Locale) {
 export default function PaymentDialog({ locale }: { locale: Locale }) {
   const item = useHydratedStore($purchase);
   const [phase, setPhase] = useState<Phase>('creating');
-  const started = useRef<PurchaseItem | null>(null);
+  const [quote, setQuote] = useState<PromotionQuote | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  /** Bumped by "Continue without the code": the checkout starts again, codeless. */
+  const [attempt, setAttempt] = useState(0);
+  const started = useRef<{ item: PurchaseItem; attempt: number } | null>(null);
   const headingId = useId();
   const statusId = useId();
 
@@ -50,13 +66,35 @@ export default function PaymentDialog({ locale }: { locale: Locale }) {
       started.current = null;
       return;
     }
-    if (started.current === item) return;
-    started.current = item;
+    if (started.current?.item === item && started.current.attempt === attempt) return;
+    started.current = { item, attempt };
     let active = true;
     setPhase('creating');
-    createCheckoutSession(item, locale)
+    setQuote(null);
+    setRefusal(null);
+    const code = $promotionCode.get();
+    const checked = code
+      ? quotePromotion(code, quoteTarget(item)).then(
+          (found) => {
+            if (active) setQuote(found);
+            return true;
+          },
+          (error: unknown) => {
+            const answer = readApiError(error);
+            // Refused for this item: say why and wait. Unchecked (5xx): the checkout decides.
+            if (!answer || answer.status >= 500) return true;
+            if (active) {
+              setRefusal(answer.message);
+              setPhase('promo-refused');
+            }
+            return false;
+          },
+        )
+      : Promise.resolve(true);
+    checked
+      .then((go) => (go && active ? createCheckoutSession(item, locale, code) : null))
       .then((url) => {
-        if (!active) return;
+        if (!url || !active) return;
         setPhase('redirecting');
         window.location.assign(url);
       })
@@ -77,7 +115,7 @@ export default function PaymentDialog({ locale }: { locale: Locale }) {
     return () => {
       active = false;
     };
-  }, [item, locale]);
+  }, [item, locale, attempt]);
 
   useEffect(() => {
     // Back from the provider's page through the back/forward cache: the old dialog is stale.
@@ -96,7 +134,7 @@ export default function PaymentDialog({ locale }: { locale: Locale }) {
     <Dialog
       open={item !== null}
       // The session request must not be abandoned half-way: a new click would open a second one.
-      busy
+      busy={phase !== 'promo-refused'}
       onClose={closePurchase}
       labelledBy={headingId}
       describedBy={statusId}
@@ -113,18 +151,30 @@ export default function PaymentDialog({ locale }: { locale: Locale }) {
               <p className="payment-dialog__name">{texts.name}</p>
               <p className="payment-dialog__detail">{texts.detail}</p>
             </div>
-            <p className="payment-dialog__price">
-              {formatPrice(item.price, locale)}
-              {texts.period && <span>{texts.period}</span>}
-            </p>
+            <PromoPrice item={item} quote={quote} period={texts.period} locale={locale} />
           </div>
-          <p id={statusId} className="payment-dialog__status" role="status">
-            <span className="spinner spinner-sm" aria-hidden="true" />
-            {phase === 'creating'
-              ? m.pricing_creating_session(locale)
-              : m.pricing_redirecting(locale)}
-          </p>
-          <p className="payment-dialog__note">{m.pricing_payment_note(locale)}</p>
+          {phase === 'promo-refused' && refusal !== null ? (
+            <PromoRefusal
+              id={statusId}
+              message={refusal}
+              locale={locale}
+              onWithout={() => {
+                setPromotionCode(null);
+                setAttempt((n) => n + 1);
+              }}
+              onBack={closePurchase}
+            />
+          ) : (
+            <>
+              <p id={statusId} className="payment-dialog__status" role="status">
+                <span className="spinner spinner-sm" aria-hidden="true" />
+                {phase === 'creating'
+                  ? m.pricing_creating_session(locale)
+                  : m.pricing_redirecting(locale)}
+              </p>
+              <p className="payment-dialog__note">{m.pricing_payment_note(locale)}</p>
+            </>
+          )}
         </>
       )}
     </Dialog>

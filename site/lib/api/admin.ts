@@ -27,6 +27,8 @@ import type {
   WebhooksResponse,
 } from '../../../shared/api/admin-lists.ts';
 import type { DailyStatsResponse } from '../../../shared/api/admin-stats.ts';
+import type { MarginStatsResponse } from '../../../shared/api/admin-margin.ts';
+import type { EmailPreview, EmailPreviewsResponse } from '../../../shared/api/email-previews.ts';
 import { ADMIN_TOKEN_STORAGE_KEY } from '../../../shared/admin.ts';
 import type { ApiKeyList } from '../../../shared/public-api.ts';
 import { api } from './http.ts';
@@ -75,7 +77,7 @@ export function onAdminSessionEnded(listener: () => void): () => void {
  * The site's client with the admin token in place of the user's: `api`'s own hook runs first and
  * may set the user's bearer token, which this one replaces (or removes when there is no admin).
  */
-const adminHttp = api.extend({
+export const adminHttp = api.extend({
   hooks: {
     beforeRequest: [
       ({ request }) => {
@@ -130,6 +132,7 @@ export type Overview = OverviewResponse['data'];
 export type UserDetail = UserDetailResponse['data'];
 export type SystemCheck = AdminTestResponse['data'];
 export type DailyStats = DailyStatsResponse['data'];
+export type MarginStats = MarginStatsResponse['data'];
 
 /** Signs in and keeps the token for this tab; the server's message is in the thrown HTTP error. */
 export async function signInAdmin(username: string, password: string): Promise<AdminIdentity> {
@@ -170,6 +173,20 @@ export async function getDailyStats(days: number, fresh = false): Promise<DailyS
     .get('/api/admin/stats/daily', { searchParams: fresh ? { days, fresh } : { days } })
     .json<DailyStatsResponse>();
   return dataOf(body, 'daily figures');
+}
+
+/** `GET /api/admin/stats/margin` (issue 37): revenue, provider cost and margin per day and model. */
+export async function getMarginStats(days: number, fresh = false): Promise<MarginStats> {
+  const body = await adminHttp
+    .get('/api/admin/stats/margin', { searchParams: fresh ? { days, fresh } : { days } })
+    .json<MarginStatsResponse>();
+  return dataOf(body, 'margin figures');
+}
+
+/** `GET /api/admin/email-previews` (issue 37): each receipt email in each language, sample data. */
+export async function getEmailPreviews(): Promise<EmailPreview[]> {
+  const body = await adminHttp.get('/api/admin/email-previews').json<EmailPreviewsResponse>();
+  return dataOf(body, 'email previews').previews;
 }
 
 /** `GET /api/admin/test`: checks each subsystem now (database, media store, providers). */

@@ -22,6 +22,7 @@ import {
 import { randomToken, nowSeconds } from './ids.ts';
 import { formatMoney } from './invoices.ts';
 import { parseLineItems, renderPrice } from './prices.ts';
+import { renderDiscounts, sessionDiscount } from './promotions.ts';
 import type { RequestContext, SessionState, StripeStore } from './state.ts';
 
 // Parameter names straight from the SDK's SessionCreateParams / SubscriptionUpdateParams types.
@@ -43,7 +44,7 @@ const SESSION_CREATE_PARAMS = [
 // prettier-ignore
 const SESSION_CREATE_IMPLEMENTED = [
   'allow_promotion_codes', 'billing_address_collection', 'cancel_url', 'client_reference_id',
-  'customer', 'customer_creation', 'customer_email', 'expand', 'expires_at', 'line_items',
+  'customer', 'customer_creation', 'customer_email', 'discounts', 'expand', 'expires_at', 'line_items',
   'locale', 'metadata', 'mode', 'payment_intent_data', 'subscription_data', 'success_url',
   'ui_mode',
 ] as const;
@@ -93,7 +94,7 @@ export function renderSession(s: SessionState, url: string): Json {
     adaptive_pricing: null,
     after_expiration: null,
     allow_promotion_codes: s.allowPromotionCodes,
-    amount_subtotal: s.amountTotal,
+    amount_subtotal: s.amountTotal + (s.discount?.amount ?? 0),
     amount_total: s.amountTotal,
     automatic_tax: { enabled: false, liability: null, provider: null, status: null },
     billing_address_collection: s.billingAddressCollection,
@@ -132,7 +133,7 @@ export function renderSession(s: SessionState, url: string): Json {
         }
       : null,
     customer_email: s.customerEmail,
-    discounts: [],
+    discounts: renderDiscounts(s.discount ?? null),
     expires_at: s.expiresAt,
     integration_identifier: null,
     invoice: s.invoice,
@@ -163,7 +164,7 @@ export function renderSession(s: SessionState, url: string): Json {
     submit_type: null,
     subscription: s.subscription,
     success_url: s.successUrl,
-    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+    total_details: { amount_discount: s.discount?.amount ?? 0, amount_shipping: 0, amount_tax: 0 },
     ui_mode: 'hosted_page',
     // The hosted page link is only usable while the session is open.
     url: s.status === 'open' ? `${url}/c/pay/${s.id}` : null,
@@ -284,8 +285,22 @@ export function createSession(store: StripeStore, params: FormObject): Json {
       );
     }
   }
-  const amountTotal = lineItems.reduce((sum, li) => sum + li.price.unitAmount * li.quantity, 0);
-  if (mode === 'payment' && currency === 'usd' && amountTotal < 50) {
+  const subtotal = lineItems.reduce((sum, li) => sum + li.price.unitAmount * li.quantity, 0);
+  const allowPromotionCodes = readBool(params, 'allow_promotion_codes', '');
+  const discount = sessionDiscount(
+    store,
+    readArray(params, 'discounts', ''),
+    allowPromotionCodes,
+    subtotal,
+  );
+  const amountTotal = subtotal - (discount?.amount ?? 0);
+  // A discount may make the order free; a charge below Stripe's minimum is refused.
+  if (
+    mode === 'payment' &&
+    currency === 'usd' &&
+    amountTotal < 50 &&
+    !(discount && amountTotal === 0)
+  ) {
     throw invalid("The Checkout Session's total amount due must add up to at least $0.50 usd");
   }
 
@@ -307,7 +322,8 @@ export function createSession(store: StripeStore, params: FormObject): Json {
     successUrl,
     cancelUrl,
     locale: readString(params, 'locale', '') ?? null,
-    allowPromotionCodes: readBool(params, 'allow_promotion_codes', '') ?? null,
+    allowPromotionCodes: allowPromotionCodes ?? null,
+    discount,
     billingAddressCollection:
       readEnum(params, 'billing_address_collection', '', ['auto', 'required']) ?? null,
     subscriptionData,

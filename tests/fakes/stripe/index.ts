@@ -21,6 +21,12 @@
  * on Stripe's side after the buyer leaves (simulations.ts).
  */
 import { closeServer, listen } from '../http.ts';
+import {
+  portalCancel,
+  portalSessionsOf,
+  portalSwitchPlan,
+  portalUpdatePaymentMethod,
+} from './billing-portal.ts';
 import { deliver, event, sign } from './events.ts';
 import { createStripeServer } from './server.ts';
 import {
@@ -66,6 +72,10 @@ export async function startStripeFake(): Promise<StripeFake> {
     },
     disputePayment: (ref, opts) => disputePayment(store, ref, opts),
     closeDispute: (disputeId, outcome) => closeDispute(store, disputeId, outcome),
+    portalSessions: () => portalSessionsOf(store),
+    portalSwitchPlan: (subscriptionId, price) => portalSwitchPlan(store, subscriptionId, price),
+    portalCancel: (subscriptionId) => portalCancel(store, subscriptionId),
+    portalUpdatePaymentMethod: (customerId) => portalUpdatePaymentMethod(store, customerId),
     takeEvents() {
       const out = store.pending;
       store.pending = [];

@@ -56,14 +56,14 @@ export function renderPrice(p: PriceState): Json {
   return {
     id: p.id,
     object: 'price',
-    active: false, // price_data creates an inline, archived price
+    active: p.active ?? false, // price_data creates an inline, archived price
     billing_scheme: 'per_unit',
     created: p.created,
     currency: p.currency,
     custom_unit_amount: null,
     livemode: false,
-    lookup_key: null,
-    metadata: {},
+    lookup_key: p.lookupKey ?? null,
+    metadata: { ...p.metadata },
     nickname: null,
     product: p.productId,
     recurring: p.recurring

@@ -6,6 +6,8 @@ import {
   renderSession,
   renderSessionLineItems,
 } from './checkout-sessions.ts';
+import { routeBillingPortal } from './billing-portal.ts';
+import { routePromotions } from './promotions.ts';
 import { routeCustomers } from './customers.ts';
 import { ApiError, noSuch } from './errors.ts';
 import { applyExpand, renderById } from './expand.ts';
@@ -58,6 +60,10 @@ export function route(
   }
   const invoicePayments = routeInvoicePayments(store, method, path, params);
   if (invoicePayments) return invoicePayments;
+  const portal = routeBillingPortal(store, method, path, params);
+  if (portal) return expanded(portal);
+  const promotion = routePromotions(store, method, path, params);
+  if (promotion) return expanded(promotion);
   const created =
     routeCustomers(store, method, path, params) ?? routeRefunds(store, method, path, params, ctx);
   if (created) return expanded(created);

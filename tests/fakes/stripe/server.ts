@@ -4,6 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { renderPortalPage } from './billing-portal.ts';
 import { renderHostedPage } from './checkout-sessions.ts';
 import { ApiError } from './errors.ts';
 import { parseForm } from './form.ts';
@@ -39,6 +40,7 @@ async function handle(
   const hosted = /^\/c\/pay\/([^/]+)$/.exec(path);
   if (hosted && method === 'GET')
     return renderHostedPage(store, decodeURIComponent(hosted[1] ?? ''), res);
+  if (path.startsWith('/p/session/') && method === 'GET') return renderPortalPage(store, path, res);
 
   const requestId = newId('req', 14);
   const idempotencyKey = header(req, 'idempotency-key');

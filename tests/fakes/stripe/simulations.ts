@@ -13,6 +13,7 @@ import { newId, nowSeconds } from './ids.ts';
 import { attemptInvoicePayment, paymentOfInvoice } from './invoice-payments.ts';
 import { issueInvoice, renderInvoice } from './invoices.ts';
 import { createPayment, renderCharge, settlePayment } from './payments.ts';
+import { redeemDiscount, typedDiscount } from './promotions.ts';
 import type { ChargeState, StripeStore, SubscriptionState } from './state.ts';
 import { renderSubscription } from './subscriptions.ts';
 import type { SignedEvent } from './types.ts';
@@ -21,12 +22,24 @@ export function completeCheckout(
   store: StripeStore,
   sessionId: string,
   buyerIn: { email?: string; name?: string } = {},
-  opts: { delayed?: boolean } = {},
+  opts: { delayed?: boolean; promotionCode?: string } = {},
 ): SignedEvent[] {
   const s = store.sessions.get(sessionId);
   if (!s) throw new Error(`stripe fake: unknown checkout session ${sessionId}`);
   if (s.status !== 'open')
     throw new Error(`stripe fake: session ${sessionId} is ${s.status}, not open`);
+  if (opts.promotionCode !== undefined) {
+    // The buyer types a code in the hosted page's own field (only when the session allows it).
+    if (!s.allowPromotionCodes || s.discount) {
+      throw new Error(`stripe fake: session ${sessionId} does not take a typed promotion code`);
+    }
+    const hasPaid = [...store.paymentIntents.values()].some(
+      (pi) => pi.customer !== null && pi.customer === s.customerParam && pi.status === 'succeeded',
+    );
+    s.discount = typedDiscount(store, opts.promotionCode, s.amountTotal, hasPaid);
+    s.amountTotal -= s.discount.amount;
+  }
+  redeemDiscount(store, s.discount ?? null);
   const existing = s.customerParam ? store.customers.get(s.customerParam) : undefined;
   const buyer = {
     email: buyerIn.email ?? s.customerEmail ?? existing?.email ?? 'buyer@example.com',
@@ -107,6 +120,8 @@ export function completeCheckout(
     periodOf(sub),
     now,
   );
+  // A one-off coupon takes its discount off the first invoice only.
+  inv.total -= s.discount?.amount ?? 0;
   attemptInvoicePayment(store, inv, 'succeeded');
   s.subscription = sub.id;
   s.invoice = inv.id;

@@ -18,6 +18,10 @@ export interface PriceState {
   recurring: { interval: Interval; intervalCount: number } | null;
   taxBehavior: string;
   created: number;
+  /** A catalogue price made in the dashboard (the portal's plan switch): active, keyed, tagged. */
+  active?: boolean;
+  lookupKey?: string | null;
+  metadata?: Record<string, string>;
 }
 
 export interface LineItemState {
@@ -25,6 +29,13 @@ export interface LineItemState {
   price: PriceState;
   quantity: number;
   description: string;
+}
+
+/** A promotion code applied to a session (promotions.ts): its coupon and the amount off. */
+export interface SessionDiscount {
+  promotionCode: string | null;
+  coupon: string;
+  amount: number;
 }
 
 export interface SessionState {
@@ -46,6 +57,8 @@ export interface SessionState {
   cancelUrl: string | null;
   locale: string | null;
   allowPromotionCodes: boolean | null;
+  /** A promotion code applied (promotions.ts); amountTotal is after it. */
+  discount?: SessionDiscount | null;
   billingAddressCollection: string | null;
   subscriptionData: { metadata: Record<string, string>; description: string | null };
   paymentIntentData: {
@@ -110,7 +123,7 @@ export interface InvoiceState {
   customerName: string | null;
   subscription: string;
   subscriptionMetadata: Record<string, string>;
-  billingReason: 'subscription_create' | 'subscription_cycle';
+  billingReason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
   /** open: finalized, not paid yet (a failed attempt leaves it open); paid. */
   status: 'open' | 'paid';
   attemptCount: number;

@@ -33,6 +33,15 @@ export interface StripeFakeRequest {
   stripeVersion: string | null;
 }
 
+/** A catalogue price the customer portal offers (made in the dashboard: it may carry a key). */
+export interface PortalPrice {
+  unitAmount: number;
+  interval: 'month' | 'year';
+  productName: string;
+  lookupKey?: string;
+  metadata?: Record<string, string>;
+}
+
 export interface StripeFake {
   url: string;
   port: number;
@@ -50,7 +59,8 @@ export interface StripeFake {
   completeCheckout(
     sessionId: string,
     buyer?: { email?: string; name?: string },
-    opts?: { delayed?: boolean },
+    /** `promotionCode`: the buyer types it in the hosted page's own field (allow_promotion_codes). */
+    opts?: { delayed?: boolean; promotionCode?: string },
   ): SignedEvent[];
   /** A delayed payment settles: [checkout.session.async_payment_succeeded or _failed]. */
   settleDelayedPayment(sessionId: string, outcome: 'succeeded' | 'failed'): SignedEvent[];
@@ -87,6 +97,17 @@ export interface StripeFake {
   ): SignedEvent[];
   /** The dispute is decided: [charge.dispute.closed]. */
   closeDispute(disputeId: string, outcome: 'won' | 'lost' | 'warning_closed'): SignedEvent[];
+  /** The customer portal sessions made so far, as Stripe answered them (billing-portal.ts). */
+  portalSessions(): Array<Record<string, unknown>>;
+  /**
+   * In the customer portal, the customer switches to a catalogue price: [customer.subscription.
+   * updated], plus [invoice.paid] (billing_reason 'subscription_update') when the interval changes.
+   */
+  portalSwitchPlan(subscriptionId: string, price: PortalPrice): SignedEvent[];
+  /** In the portal, the customer cancels at the end of the period: [customer.subscription.updated]. */
+  portalCancel(subscriptionId: string): SignedEvent[];
+  /** In the portal, the customer adds a default card: [payment_method.attached, customer.updated]. */
+  portalUpdatePaymentMethod(customerId: string): SignedEvent[];
   /** Returns and clears the events produced by API calls (cancel, update, expire). */
   takeEvents(): SignedEvent[];
   /** Signs any event; override the timestamp or secret to forge stale or foreign deliveries. */

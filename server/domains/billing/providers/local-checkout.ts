@@ -39,6 +39,10 @@ export function createLocalCheckoutProvider(): CheckoutProvider {
     async refundSubscription() {
       // No money moved: a local subscription is paid on our own page.
     },
+    async createPromotion() {
+      return null; // the local checkout applies our own codes itself
+    },
+    async setPromotionActive() {},
   };
 }
 

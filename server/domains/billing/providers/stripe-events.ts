@@ -10,6 +10,7 @@
  * (which names only its payment intent) finds the invoice and its credits.
  */
 import type Stripe from 'stripe';
+import { planOfSubscription, readPeriodLine, type PricePlan } from './stripe-prices.ts';
 import type { PaidCheckout, ProviderSubscription } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -29,6 +30,11 @@ export interface StripeCheckoutSession {
   paymentIntentId: string | null;
   invoiceId: string | null;
   subscriptionId: string | null;
+  /** What the buyer pays after discounts, and the discount (null when absent). */
+  amountTotalCents: number | null;
+  discountCents: number | null;
+  /** The promotion code applied, typed on our page or in Stripe's own field. */
+  promotionCodeId: string | null;
 }
 
 /** How a charge, refund or dispute names the payment: its payment intent, else the charge. */
@@ -48,6 +54,13 @@ interface StripeInvoice {
   periodStart: Date | null;
   periodEnd: Date | null;
   amountPaidCents: number;
+  /**
+   * A subscription change's invoice (billing_reason 'subscription_update', e.g. a plan switched
+   * to another interval in the customer portal): whether it bills a whole new period, not only
+   * prorations, and the plan that period is priced at when it can be read (stripe-prices.ts).
+   */
+  startsPeriod: boolean;
+  plan: PricePlan | null;
   /** The payment that paid it (invoice.paid only); null for an invoice with nothing to pay. */
   payment: StripePaymentRef | null;
 }
@@ -68,6 +81,8 @@ interface StripeRefund {
   paymentIntentId: string | null;
   amountCents: number;
   refundedCents: number;
+  /** The running total before this refund (the event's previous_attributes); null if absent. */
+  previousRefundedCents: number | null;
 }
 
 /** What each handled event type carries. */
@@ -125,6 +140,7 @@ export function readSubscription(object: unknown): ProviderSubscription {
     cancelAtPeriodEnd: sub.cancel_at_period_end === true,
     canceledAt: date(sub.canceled_at),
     metadata: (sub.metadata as Record<string, string> | undefined) ?? {},
+    plan: planOfSubscription(sub),
   };
 }
 
@@ -136,6 +152,15 @@ export function readCheckoutSession(object: unknown): StripeCheckoutSession {
     paymentIntentId: idOf(session.payment_intent),
     invoiceId: idOf(session.invoice),
     subscriptionId: idOf(session.subscription),
+    amountTotalCents: typeof session.amount_total === 'number' ? session.amount_total : null,
+    discountCents:
+      typeof obj(session.total_details).amount_discount === 'number'
+        ? Number(obj(session.total_details).amount_discount)
+        : null,
+    promotionCodeId:
+      ((session.discounts as unknown[] | undefined) ?? [])
+        .map((d) => idOf(obj(d).promotion_code))
+        .find((id) => id !== null) ?? null,
   };
 }
 
@@ -144,7 +169,9 @@ function readInvoice(object: unknown): StripeInvoice {
   const invoice = obj(object);
   const parent = obj(obj(invoice.parent).subscription_details);
   const legacy = obj(invoice.subscription_details);
-  const period = obj(obj((obj(invoice.lines).data as unknown[] | undefined)?.[0]).period);
+  const change = invoice.billing_reason === 'subscription_update' ? readPeriodLine(invoice) : null;
+  const period =
+    change?.period ?? obj(obj((obj(invoice.lines).data as unknown[] | undefined)?.[0]).period);
   return {
     id: String(invoice.id),
     subscriptionId: idOf(parent.subscription) ?? idOf(invoice.subscription),
@@ -153,6 +180,8 @@ function readInvoice(object: unknown): StripeInvoice {
     periodStart: date(period.start),
     periodEnd: date(period.end),
     amountPaidCents: Number(invoice.amount_paid ?? 0),
+    startsPeriod: change?.startsPeriod ?? false,
+    plan: change?.plan ?? null,
     payment: null,
   };
 }
@@ -194,13 +223,15 @@ function readDispute(object: unknown): StripeDispute {
   };
 }
 
-function readRefund(object: unknown): StripeRefund {
+function readRefund(object: unknown, previous: unknown): StripeRefund {
   const charge = obj(object);
+  const before = obj(previous).amount_refunded;
   return {
     chargeId: String(charge.id),
     paymentIntentId: idOf(charge.payment_intent),
     amountCents: Number(charge.amount ?? 0),
     refundedCents: Number(charge.amount_refunded ?? 0),
+    previousRefundedCents: typeof before === 'number' ? before : null,
   };
 }
 
@@ -245,7 +276,7 @@ export async function readEvent(event: Stripe.Event, lookups: EventLookups): Pro
       case 'customer.subscription.deleted':
         return { id, type, subscription: readSubscription(object) };
       case 'charge.refunded':
-        return { id, type, refund: readRefund(object) };
+        return { id, type, refund: readRefund(object, event.data.previous_attributes) };
       case 'charge.dispute.created':
       case 'charge.dispute.closed':
         return { id, type, dispute: readDispute(object) };

@@ -76,6 +76,9 @@ export async function createStripeProvider(settings: StripeSettings) {
       paymentIntentId: session.paymentIntentId,
       invoiceId: session.invoiceId,
       subscription: session.subscriptionId ? await subscriptionOf(session.subscriptionId) : null,
+      amountPaidCents: session.amountTotalCents,
+      discountCents: session.discountCents,
+      promotionCodeId: session.promotionCodeId,
     };
   }
 
@@ -90,6 +93,11 @@ export async function createStripeProvider(settings: StripeSettings) {
   }
 
   const provider: CheckoutProvider & {
+    createPortalSession(request: {
+      customerId: string;
+      returnUrl: string;
+      locale: string;
+    }): Promise<string>;
     verifyEvent(payload: Buffer, signature: string): Stripe.Event;
     readEvent(event: Stripe.Event): Promise<StripeEvent>;
   } = {
@@ -123,7 +131,8 @@ export async function createStripeProvider(settings: StripeSettings) {
             quantity: 1,
             price_data: {
               currency: request.currency,
-              unit_amount: request.amountCents,
+              // The list price: Stripe takes a promotion code's discount off it (`discounts`).
+              unit_amount: request.amountCents + (request.discount?.cents ?? 0),
               product_data: {
                 name: request.itemName,
                 description: `${request.credits.toLocaleString('en-US')} credits`,
@@ -146,6 +155,11 @@ export async function createStripeProvider(settings: StripeSettings) {
               },
             }
           : { payment_intent_data: { metadata } }),
+        // A code entered on our page is applied; else Stripe's own field takes one (never both).
+        ...(request.discount?.providerCodeId
+          ? { discounts: [{ promotion_code: request.discount.providerCodeId }] }
+          : { allow_promotion_codes: true }),
+        locale: request.locale === 'zh-CN' ? 'zh' : 'en',
         success_url: request.successUrl,
         cancel_url: request.cancelUrl,
       });
@@ -203,6 +217,56 @@ export async function createStripeProvider(settings: StripeSettings) {
           if (code !== 'charge_already_refunded' && code !== 'charge_disputed') throw error;
         }
       }
+    },
+
+    async createPromotion(promotion) {
+      // Keyed by our code's id: a retry after a lost answer gets the same objects back.
+      const coupon = await stripe.coupons.create(
+        {
+          duration: 'once',
+          name: promotion.code,
+          ...(promotion.percentOff !== null
+            ? { percent_off: promotion.percentOff }
+            : { amount_off: promotion.amountOffCents ?? 0, currency: promotion.currency }),
+          metadata: { promotionId: promotion.id },
+        },
+        { idempotencyKey: `coupon-${promotion.id}` },
+      );
+      const code = await stripe.promotionCodes.create(
+        {
+          promotion: { type: 'coupon', coupon: coupon.id },
+          code: promotion.code,
+          ...(promotion.maxRedemptions !== null
+            ? { max_redemptions: promotion.maxRedemptions }
+            : {}),
+          ...(promotion.expiresAt
+            ? { expires_at: Math.floor(promotion.expiresAt.getTime() / 1000) }
+            : {}),
+          ...(promotion.firstPurchaseOnly
+            ? { restrictions: { first_time_transaction: true } }
+            : {}),
+          metadata: { promotionId: promotion.id },
+        },
+        { idempotencyKey: `promotion-code-${promotion.id}` },
+      );
+      return { couponId: coupon.id, promotionCodeId: code.id };
+    },
+
+    async setPromotionActive(promotionCodeId, active) {
+      await stripe.promotionCodes.update(promotionCodeId, { active });
+    },
+
+    /**
+     * A customer portal session (issue 37, item 2: invoices, receipts, card, plan and cancel at
+     * Stripe); its url is good for one visit. The portal's options are set in Stripe's dashboard.
+     */
+    async createPortalSession(request: { customerId: string; returnUrl: string; locale: string }) {
+      const session = await stripe.billingPortal.sessions.create({
+        customer: request.customerId,
+        return_url: request.returnUrl,
+        locale: request.locale,
+      });
+      return session.url;
     },
 
     /** Checks the signature and its age (throws when invalid or too old). */

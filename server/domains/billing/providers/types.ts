@@ -8,9 +8,14 @@ interface CheckoutRequest {
   itemId: string;
   itemName: string;
   billingCycle: BillingCycle | null;
+  /** What the buyer pays: the list price less `discount`. */
   amountCents: number;
   currency: string;
   credits: number;
+  /** A promotion code entered on our page (issue 37): cents off, and its id at the provider. */
+  discount: { cents: number; providerCodeId: string | null } | null;
+  /** The language of the page the buyer came from (shared/locales.ts). */
+  locale: string;
   successUrl: string;
   cancelUrl: string;
   /** The buyer's customer at the provider, reused by every checkout (null: none there). */
@@ -31,6 +36,26 @@ export interface PaidCheckout {
   subscription: ProviderSubscription | null;
   /** The first invoice of a subscription checkout: its id keys the first period's credits. */
   invoiceId: string | null;
+  /**
+   * What the buyer paid after discounts, the discount, and the provider's id of the promotion
+   * code applied (ours, or one typed in the provider's own field); absent: the checkout row's.
+   */
+  amountPaidCents?: number | null;
+  discountCents?: number | null;
+  promotionCodeId?: string | null;
+}
+
+/** A promotion code to make at the provider (issue 37): a one-off coupon and its code. */
+interface ProviderPromotion {
+  code: string;
+  percentOff: number | null;
+  amountOffCents: number | null;
+  currency: string;
+  firstPurchaseOnly: boolean;
+  maxRedemptions: number | null;
+  expiresAt: Date | null;
+  /** Our code's id (metadata, and the idempotency of a retried creation). */
+  id: string;
 }
 
 export interface ProviderSubscription {
@@ -41,6 +66,8 @@ export interface ProviderSubscription {
   cancelAtPeriodEnd: boolean;
   canceledAt: Date | null;
   metadata: Record<string, string>;
+  /** The plan its price is (Stripe: providers/stripe-prices.ts); absent or null when unknown. */
+  plan?: { planId: string; billingCycle: BillingCycle } | null;
 }
 
 export type ProviderSessionState =
@@ -61,4 +88,10 @@ export interface CheckoutProvider {
   cancelSubscription(id: string): Promise<void>;
   /** Refunds what the subscription's latest invoice charged, once however often it is asked. */
   refundSubscription(id: string): Promise<void>;
+  /** Makes a promotion code's coupon and code at the provider; null: the provider keeps none. */
+  createPromotion(
+    promotion: ProviderPromotion,
+  ): Promise<{ couponId: string; promotionCodeId: string } | null>;
+  /** Turns a promotion code on or off at the provider. */
+  setPromotionActive(promotionCodeId: string, active: boolean): Promise<void>;
 }

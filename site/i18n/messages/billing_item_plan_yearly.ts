@@ -1,0 +1,6 @@
+// Compiled from messages/*.json by `npm run messages`; edit those, not this.
+import type { Locale } from '../locales.ts';
+
+/** {plan} plan, yearly */
+export const billing_item_plan_yearly = (locale: Locale, p: { plan: string | number }): string =>
+  locale === 'zh-CN' ? String(p.plan) + ' 套餐（按年）' : String(p.plan) + ' plan, yearly';
