@@ -96,3 +96,54 @@ $$;
 --> statement-breakpoint
 CREATE TRIGGER video_tasks_notify_change AFTER INSERT OR UPDATE OR DELETE ON video_tasks
   FOR EACH ROW EXECUTE FUNCTION notify_video_change();
+--> statement-breakpoint
+-- Backfill (issue 37, item 5): each customer's value of a credit from what they bought before this
+-- release, by the rule the code keeps from now on (domains/credits/credit-value.ts), so the margin
+-- view prices their next videos at what they paid rather than at nothing. USD only.
+-- - A paid checkout: its amount, and the credits it bought (a yearly plan's: twelve months).
+-- - A paid subscription invoice other than its subscription's first (that one is the checkout's
+--   payment): its amount and the credits of its period (twelve months for a yearly plan).
+-- - A refund: the money back, and the same share of what that payment bought.
+-- - An administrator's grant or takeback: credits only.
+-- Left out: local-mode renewals (no amount is stored for them) and disputes.
+INSERT INTO user_credit_value (user_id, paid_micros, credits_granted)
+SELECT user_id, greatest(sum(paid), 0), greatest(sum(credits), 0)
+  FROM (
+    SELECT c.user_id,
+           c.amount_cents::bigint * 10000 AS paid,
+           CASE WHEN c.kind = 'subscription' AND c.billing_cycle = 'yearly'
+                THEN c.credits * 12 ELSE c.credits END::bigint AS credits
+      FROM checkout_sessions c
+     WHERE c.status = 'paid' AND lower(c.currency) = 'usd'
+    UNION ALL
+    -- A pack's refunds took back the same share of its credits as of its money.
+    SELECT c.user_id,
+           -(c.amount_cents::bigint * (c.credits_refunded + c.credits_unrecovered) * 10000
+             / nullif(c.credits, 0)),
+           -(c.credits_refunded + c.credits_unrecovered)::bigint
+      FROM checkout_sessions c
+     WHERE c.status = 'paid' AND c.kind = 'credits' AND lower(c.currency) = 'usd'
+       AND c.credits_refunded + c.credits_unrecovered > 0
+    UNION ALL
+    SELECT i.user_id,
+           CASE WHEN i.period_start > first.start THEN i.amount_cents ELSE 0 END::bigint * 10000
+             - i.refunded_cents::bigint * 10000,
+           CASE WHEN i.period_start > first.start THEN bought.credits ELSE 0 END
+             - bought.credits * i.refunded_cents / nullif(i.amount_cents, 0)
+      FROM invoice_payments i
+      JOIN subscriptions s ON s.id = i.subscription_id
+      CROSS JOIN LATERAL (
+        SELECT min(f.period_start) AS start FROM invoice_payments f
+         WHERE f.subscription_id = i.subscription_id
+      ) AS first
+      CROSS JOIN LATERAL (
+        SELECT (i.credits_per_month
+                * CASE WHEN s.billing_cycle = 'yearly' THEN 12 ELSE 1 END)::bigint AS credits
+      ) AS bought
+    UNION ALL
+    SELECT t.user_id, 0, t.amount::bigint
+      FROM credit_transactions t
+     WHERE t.source_type = 'admin_adjustment'
+  ) AS bought_before
+ GROUP BY user_id
+ON CONFLICT (user_id) DO NOTHING;
