@@ -84,7 +84,9 @@ export async function webhookTestbed(kind: DatabaseKind) {
     },
     /**
      * Writes an event to the outbox, as a committed change of the user would, and brings the
-     * clock up to now if it was behind (the event is due at the database's now()).
+     * clock up to now if it was behind (the event is due at the database's now()). One
+     * millisecond past: now() keeps microseconds, so the same millisecond read by Date.now() can
+     * be earlier than the event and leave it not yet due.
      */
     async event(
       userId: string,
@@ -92,7 +94,7 @@ export async function webhookTestbed(kind: DatabaseKind) {
       data: unknown = { n: 1 },
     ) {
       const id = await recordEvent(db, { userId, type, data });
-      clock.ms = Math.max(clock.ms, Date.now());
+      clock.ms = Math.max(clock.ms, Date.now() + 1);
       return id;
     },
     /** The deliveries of an endpoint, oldest first. */

@@ -33,6 +33,8 @@ const PAGE_BUDGETS_KB: Record<string, number> = {
   '/account': 95,
   // Issue 36: the API keys and webhooks (96.4 KB); their forms and the deliveries load on demand.
   '/account/api': 100,
+  // Issue 37: the customer's payments and their receipts (the portal's local page).
+  '/account/billing': 95,
   '/login': 95,
   '/verify-email': 90,
   '/reset-password': 90,
