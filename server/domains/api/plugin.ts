@@ -14,7 +14,6 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import { VIDEO_CHANGE_CHANNEL, type Db } from '../../core/db.ts';
 import { createUserCache } from '../../core/user-cache.ts';
-import type { ApiVideo } from '../../../shared/public-api.ts';
 import { createApiKeyService, type ApiKeyService, type Authentication } from './keys-service.ts';
 import { apiKeyRoutes } from './keys-routes.ts';
 import { v1Frame } from './v1-frame.ts';
@@ -55,7 +54,7 @@ export const apiPlugin = fp(
     });
     app.addHook('onClose', () => cache.stop().catch(() => {}));
     // /v1 video reads (a client polls one until it finishes), dropped when the owner's tasks change.
-    const videoReads = await createUserCache<ApiVideo>(app.database, {
+    const videoReads = await createUserCache<Buffer>(app.database, {
       changeNotices: app.database.changeNotices,
       channel: VIDEO_CHANGE_CHANNEL,
     });

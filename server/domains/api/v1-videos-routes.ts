@@ -4,7 +4,7 @@
  * POSTs run under `Idempotency-Key` (idempotency.ts): the answer is stored in the submit's own
  * transaction, so a retry replays it and is never charged twice.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
@@ -15,7 +15,6 @@ import { AppError, notFound } from '../../core/errors.ts';
 import { msg } from '../../core/api-messages.ts';
 import type { UserRow, VideoTaskRow } from '../../db/schema.ts';
 import type { UserCache } from '../../core/user-cache.ts';
-import type { ApiVideo as ApiVideoJson } from '../../../shared/public-api.ts';
 import {
   ApiErrorResponse,
   ApiVideo,
@@ -52,6 +51,10 @@ interface WebhookChecks {
   /** Whether the user has the request secret that signs events sent to a request's own URL. */
   requestSecretExists(userId: string): Promise<boolean>;
 }
+
+/** JSON answered as bytes made before (they skip serialization, as the schema's own output). */
+const sendBytes = (reply: FastifyReply, body: Buffer) =>
+  reply.type('application/json; charset=utf-8').send(body);
 
 /** A cached read has no expiry of its own: only a change notice drops it. */
 const NEVER = new Date(8.64e15);
@@ -92,8 +95,11 @@ export async function v1VideoRoutes(
     idempotency: Idempotency;
     config: Config;
     webhooks: WebhookChecks;
-    /** Reads of a user's video kept per process until one of their tasks changes (plugin.ts). */
-    videoReads: UserCache<ApiVideoJson>;
+    /**
+     * A user's video as its JSON answer, kept per process until one of their tasks changes
+     * (plugin.ts): a poll is answered with these bytes, not serialized or encoded again.
+     */
+    videoReads: UserCache<Buffer>;
   },
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -236,17 +242,20 @@ export async function v1VideoRoutes(
         response: { 200: ApiVideo, ...commonErrors, 404: ApiErrorResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const userId = currentUser(request).id;
       const id = videoId(request.params.id);
       // A client polls its video until it finishes: answered from this process's copy until a
       // change to any of the owner's tasks (the database's notice) drops it, on every process.
       const found = await videoReads.keyed(`${userId}:${id}`, async () => {
         const row = await findOwnVideo(db, userId, id);
-        return row && { value: toApiVideo(row, origin), userId, expiresAt: NEVER };
+        if (!row) return null;
+        // Serialized once by the route's response schema, and encoded once.
+        const json = Buffer.from(reply.serialize(toApiVideo(row, origin)) as string);
+        return { value: json, userId, expiresAt: NEVER };
       });
       if (!found) throw videoNotFound();
-      return found;
+      return sendBytes(reply, found);
     },
   );
 
