@@ -2,10 +2,9 @@
  * The admin domain's tables, re-exported by schema.ts so they are part of the one drizzle schema:
  * the audit trail of admin changes and the admin sign-in lockout.
  */
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { at } from './columns.ts';
 import { users } from './users-schema.ts';
-
-const at = (name: string) => timestamp(name, { withTimezone: true });
 
 /**
  * The audit trail of admin mutations: one row per change, written in the same transaction as the

@@ -4,25 +4,9 @@
  * and each attempt (server/core/webhook-outbox.ts writes events; domains/api delivers them).
  */
 import { sql } from 'drizzle-orm';
-import {
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { users } from './users-schema.ts';
-
-const at = (name: string) => timestamp(name, { withTimezone: true });
-const createdAt = () => at('created_at').notNull().defaultNow();
-/** The user a row belongs to; deleting the user deletes the row. */
-const ownerId = () =>
-  uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' });
+import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt } from './columns.ts';
+import { ownerId } from './users-schema.ts';
 
 /** A developer's key. Only its SHA-256 is stored; a revoked key stays, for the log and admin. */
 export const apiKeys = pgTable(

@@ -10,15 +10,12 @@ import {
   integer,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { at, createdAt } from './columns.ts';
 import { DEFAULT_LOCALE, LOCALES } from '../../shared/locales.ts';
 import { users } from './users-schema.ts';
-
-const at = (name: string) => timestamp(name, { withTimezone: true });
-const createdAt = () => at('created_at').notNull().defaultNow();
 
 /** Blog posts. `slug` is unique and stays stable once published (see post_redirects). */
 export const posts = pgTable(

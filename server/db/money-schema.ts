@@ -13,18 +13,10 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from './users-schema.ts';
-
-const at = (name: string) => timestamp(name, { withTimezone: true });
-const createdAt = () => at('created_at').notNull().defaultNow();
-/** The user a row belongs to; deleting the user deletes the row. */
-const ownerId = () =>
-  uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' });
+import { at, createdAt } from './columns.ts';
+import { ownerId, users } from './users-schema.ts';
 
 /** What a promotion code may discount (shared/promotions.ts PROMOTION_TARGETS). */
 export const PROMOTION_TARGETS = ['packs', 'plans', 'all'] as const;

@@ -2,16 +2,9 @@
  * Billing's tables for what happens to a payment after it is made (Stripe refunds, disputes and
  * invoice payments), re-exported by schema.ts so they are part of the one drizzle schema.
  */
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from './users-schema.ts';
-
-const at = (name: string) => timestamp(name, { withTimezone: true });
-const createdAt = () => at('created_at').notNull().defaultNow();
-/** The user a row belongs to; deleting the user deletes the row. */
-const ownerId = () =>
-  uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' });
+import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { at, createdAt } from './columns.ts';
+import { ownerId } from './users-schema.ts';
 
 /**
  * The payment behind each paid subscription invoice, recorded when invoice.paid arrives, so that

@@ -3,9 +3,8 @@
  * rate-limit counters, so N instances grant one budget, and the last tick each scheduled job ran,
  * so an hourly job runs on exactly one instance per tick.
  */
-import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-
-const at = (name: string) => timestamp(name, { withTimezone: true });
+import { bigint, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { at } from './columns.ts';
 
 /**
  * One fixed window per key (route and client address, server/core/rate-limit-store.ts; or the

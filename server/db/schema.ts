@@ -14,12 +14,12 @@ import {
   numeric,
   pgTable,
   text,
-  timestamp,
   unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from './users-schema.ts';
+import { at, createdAt } from './columns.ts';
+import { ownerId, users } from './users-schema.ts';
 
 /** A task's message as stored: a catalogue key (messages/api) and its parameters. */
 export interface StoredText {
@@ -27,20 +27,10 @@ export interface StoredText {
   params: Record<string, string | number>;
 }
 
-/** Every time in the schema is a timestamptz. */
-const at = (name: string) => timestamp(name, { withTimezone: true });
-const createdAt = () => at('created_at').notNull().defaultNow();
-
 const timestamps = {
   createdAt: createdAt(),
   updatedAt: at('updated_at').notNull().defaultNow(),
 };
-
-/** The user a row belongs to; deleting the user deletes the row. */
-const ownerId = () =>
-  uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' });
 
 export const sessions = pgTable(
   'sessions',

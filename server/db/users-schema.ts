@@ -3,18 +3,8 @@
  * schema.ts and the per-domain ones it re-exports) can reference it without an import circle.
  */
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  check,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
-
-const at = (name: string) => timestamp(name, { withTimezone: true });
+import { boolean, check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { at } from './columns.ts';
 
 export const users = pgTable(
   'users',
@@ -50,3 +40,9 @@ export const users = pgTable(
       .with({ fastupdate: false }),
   ],
 );
+
+/** The user a row belongs to; deleting the user deletes the row. */
+export const ownerId = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });

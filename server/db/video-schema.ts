@@ -3,9 +3,8 @@
  * every worker, so a circuit breaker opened by one process is honoured by all and shows in the
  * admin status.
  */
-import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-
-const at = (name: string) => timestamp(name, { withTimezone: true });
+import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { at } from './columns.ts';
 
 /** One submit of a task to a route entry (video_tasks.route_attempts). */
 export interface RouteAttempt {

@@ -23,6 +23,7 @@ import type { Db } from '../../core/db.ts';
 import type { Mailer } from '../../core/mailer.ts';
 import type { Metrics } from '../../core/metrics.ts';
 import { guardedFetch } from '../../core/outbound.ts';
+import { createOutboxPoller } from '../../core/outbox-poller.ts';
 import { scheduleRepeating } from '../../core/scheduler.ts';
 import {
   WEBHOOK_DISABLE_AFTER_DAYS,
@@ -76,7 +77,6 @@ export function createWebhookDispatcher(deps: {
   const random = deps.random ?? Math.random;
   const fetchFn = guardedFetch(config.outbound);
   const counters = webhookDispatchMetrics(deps.metrics.registry);
-  const inFlight = new Set<Promise<unknown>>();
 
   /** Writes what an attempt led to; returns the endpoint it disabled, if any. */
   async function settle(delivery: repo.ClaimedDelivery, result: AttemptResult, at: Date) {
@@ -127,66 +127,23 @@ export function createWebhookDispatcher(deps: {
     }
   }
 
-  /** Claims due deliveries and sends them; resolves with how many were attempted. */
-  async function runOnce(): Promise<number> {
-    const at = now();
-    const claimed = await repo.claimDue(db, at, new Date(at.getTime() + DELIVERY_LEASE_MS), BATCH);
-    const sends = Promise.all(
-      claimed.map((delivery) =>
-        deliver(delivery).catch((err: unknown) =>
-          log.error({ err, deliveryId: delivery.id }, 'webhook delivery failed to settle'),
-        ),
-      ),
-    );
-    inFlight.add(sends);
-    try {
-      await sends;
-    } finally {
-      inFlight.delete(sends);
-    }
-    return claimed.length;
-  }
-
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  let wake: (() => void) | null = null;
-
-  async function loop(): Promise<void> {
-    while (!stopped) {
-      let found = 0;
-      try {
-        found = await runOnce();
-      } catch (err) {
-        log.error({ err }, 'webhook dispatch poll failed');
-      }
-      if (found > 0 || stopped) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, IDLE_POLL_MS);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  }
+  // Polls until stop(): at once again while it finds work, every second when idle.
+  const poller = createOutboxPoller({
+    claim: (at, leaseUntil, batch) => repo.claimDue(db, at, leaseUntil, batch),
+    handle: deliver,
+    leaseMs: DELIVERY_LEASE_MS,
+    batch: BATCH,
+    idleMs: IDLE_POLL_MS,
+    now,
+    log,
+    what: 'webhook delivery',
+    describe: (delivery) => ({ deliveryId: delivery.id }),
+  });
 
   return {
-    /** Polls until stop(): at once again while it finds work, every second when idle. */
-    start(): void {
-      if (running) return;
-      stopped = false;
-      running = loop();
-    },
-    /** Stops polling and waits for the sends in flight. */
-    async stop(): Promise<void> {
-      stopped = true;
-      wake?.();
-      await running;
-      running = null;
-      await Promise.all(inFlight);
-    },
-    runOnce,
+    start: poller.start,
+    stop: poller.stop,
+    runOnce: poller.runOnce,
     /**
      * Deletes events older than EVENT_RETENTION_DAYS with their deliveries and attempts (hourly,
      * scheduleWebhookPurge); returns how many events.

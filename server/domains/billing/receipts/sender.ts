@@ -17,6 +17,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../core/db.ts';
 import type { Mailer } from '../../../core/mailer.ts';
+import { createOutboxPoller } from '../../../core/outbox-poller.ts';
 import { onReceiptCommitted } from './outbox.ts';
 import * as repo from './repository.ts';
 
@@ -77,77 +78,32 @@ export function createReceiptSender(deps: {
     }
   }
 
-  const inFlight = new Set<Promise<unknown>>();
-
-  /** Claims due receipts and mails them; resolves with how many were attempted. */
-  async function runOnce(): Promise<number> {
-    const at = now();
-    const claimed = await repo.claimDue(db, at, new Date(at.getTime() + RECEIPT_LEASE_MS), BATCH);
-    const sends = Promise.all(
-      claimed.map((claim) =>
-        send(claim).catch((err: unknown) =>
-          log.error({ err, receipt: claim.receiptNumber }, 'receipt email failed to settle'),
-        ),
-      ),
-    );
-    inFlight.add(sends);
-    try {
-      await sends;
-    } finally {
-      inFlight.delete(sends);
-    }
-    return claimed.length;
-  }
-
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  let woken = false;
-  let wake: (() => void) | null = null;
+  const poller = createOutboxPoller({
+    claim: (at, leaseUntil, batch) => repo.claimDue(db, at, leaseUntil, batch),
+    handle: send,
+    leaseMs: RECEIPT_LEASE_MS,
+    batch: BATCH,
+    idleMs: IDLE_POLL_MS,
+    now,
+    log,
+    what: 'receipt email',
+    describe: (claim) => ({ receipt: claim.receiptNumber }),
+  });
   let unsubscribe: (() => void) | null = null;
-
-  async function loop(): Promise<void> {
-    while (!stopped) {
-      woken = false;
-      let found = 0;
-      try {
-        found = await runOnce();
-      } catch (err) {
-        log.error({ err }, 'receipt outbox poll failed');
-      }
-      if (found > 0 || woken || stopped) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, IDLE_POLL_MS);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  }
 
   return {
     /** Polls until stop(), and wakes when a receipt commits in this process. */
     start(): void {
-      if (running) return;
-      stopped = false;
-      unsubscribe = onReceiptCommitted(() => {
-        woken = true;
-        wake?.();
-      });
-      running = loop();
+      unsubscribe ??= onReceiptCommitted(poller.wake);
+      poller.start();
     },
     /** Stops polling and waits for the sends in flight. */
     async stop(): Promise<void> {
-      stopped = true;
       unsubscribe?.();
       unsubscribe = null;
-      wake?.();
-      await running;
-      running = null;
-      await Promise.all(inFlight);
+      await poller.stop();
     },
-    runOnce,
+    runOnce: poller.runOnce,
   };
 }
 
