@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptions, webhookEvents } from '../../server/db/schema.ts';
 import { startStripeFake, type SignedEvent, type StripeFake } from '../fakes/stripe/index.ts';
 import { bearer, createTestApp, creditBalance, signInLocal, type TestApp } from '../helpers/app.ts';
-import { requestCheckout, SITE_ORIGIN, stripeEnv } from '../helpers/billing.ts';
+import { requestCheckout, SITE_ORIGIN, stripeEnv, injectStripeEvent } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 
 const DAY_MS = 86_400_000;
@@ -29,12 +29,7 @@ describe.each(databaseKinds)('the billing portal through Stripe (fake) on %s', (
 
   const deliver = async (events: SignedEvent[]) => {
     for (const signed of events) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/stripe/webhook',
-        headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
-        payload: signed.payload,
-      });
+      const res = await injectStripeEvent(t.app, signed);
       expect(res.statusCode, res.body).toBe(200);
     }
   };

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeFake, type SignedEvent, type StripeFake } from '../fakes/stripe/index.ts';
 import { bearer, createTestApp, signInAdmin, signInLocal, type TestApp } from '../helpers/app.ts';
-import { requestCheckout, stripeEnv } from '../helpers/billing.ts';
+import { requestCheckout, stripeEnv, injectStripeEvent } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 import { checkoutRow, codeRow, madeCode, usesOf } from '../helpers/promotions.ts';
 
@@ -31,12 +31,7 @@ describe.each(databaseKinds)('promotion codes through Stripe (fake) on %s', (kin
 
   const deliver = async (events: SignedEvent[]) => {
     for (const signed of events) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/stripe/webhook',
-        headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
-        payload: signed.payload,
-      });
+      const res = await injectStripeEvent(t.app, signed);
       expect(res.statusCode, res.body).toBe(200);
     }
   };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '../../shared/locales.ts';
 import { startStripeFake, type SignedEvent, type StripeFake } from '../fakes/stripe/index.ts';
 import { createTestApp, signInLocal, type TestApp } from '../helpers/app.ts';
-import { requestCheckout, stripeEnv } from '../helpers/billing.ts';
+import { requestCheckout, stripeEnv, injectStripeEvent } from '../helpers/billing.ts';
 import { databaseKinds } from '../helpers/database.ts';
 import { mailParts, type MailParts } from '../helpers/mail-parts.ts';
 import { outboxMailsTo } from '../helpers/outbox.ts';
@@ -71,12 +71,7 @@ describe.each(databaseKinds)('receipt emails through Stripe (fake) on %s', (kind
 
   const deliver = async (...signed: SignedEvent[]) => {
     for (const one of signed) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/stripe/webhook',
-        headers: { 'content-type': 'application/json', 'stripe-signature': one.header },
-        payload: one.payload,
-      });
+      const res = await injectStripeEvent(t.app, one);
       expect(res.statusCode).toBe(200);
     }
   };

@@ -17,6 +17,19 @@ export function stripeEnv(stripe: {
   };
 }
 
+/** POSTs a signed Stripe event (tests/fakes/stripe) to the app's webhook, as Stripe would. */
+export function injectStripeEvent(
+  app: FastifyInstance,
+  signed: { header: string; payload: string },
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
+    payload: signed.payload,
+  });
+}
+
 export const SITE_ORIGIN = 'http://localhost:4321';
 
 /** The return URLs the pricing page asks the checkout for. */

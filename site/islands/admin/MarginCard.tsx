@@ -41,6 +41,38 @@ function Margin({ figures }: { figures: MarginFigures }) {
 }
 
 /** What the figures leave out, when anything. */
+/** One USD series of the last days, with its total as the card's headline. */
+function SeriesChart(props: {
+  title: string;
+  testId: string;
+  total: number;
+  note: string;
+  name: string;
+  values: number[];
+  tone: 'success' | 'danger';
+  label: string;
+  days: string[];
+  top: number;
+}) {
+  return (
+    <ChartCard
+      title={props.title}
+      testId={props.testId}
+      headline={usd(props.total)}
+      headlineNote={props.note}
+      emptyText={null}
+    >
+      <MiniChart
+        days={props.days}
+        format={usd}
+        minTop={props.top}
+        series={[{ name: props.name, values: props.values, tone: props.tone }]}
+        label={`${props.label}: total ${usd(props.total)}`}
+      />
+    </ChartCard>
+  );
+}
+
 function gaps(figures: MarginFigures): string | null {
   const parts = [
     figures.withoutCost > 0 &&
@@ -97,36 +129,28 @@ function Figures({ data }: { data: MarginStats }) {
       />
       {note && <p className="admin-card__hint">{note}</p>}
       <div className="admin-daily__grid">
-        <ChartCard
+        <SeriesChart
           title="Revenue"
           testId="admin-chart-revenue"
-          headline={usd(totals.revenueUsd)}
-          headlineNote="credits spent × price paid per credit"
-          emptyText={null}
-        >
-          <MiniChart
-            days={days}
-            format={usd}
-            minTop={top}
-            series={[{ name: 'Revenue', values: series.map((d) => d.revenueUsd), tone: 'success' }]}
-            label={`Revenue per day, ${span}: total ${usd(totals.revenueUsd)}`}
-          />
-        </ChartCard>
-        <ChartCard
+          total={totals.revenueUsd}
+          note="credits spent × price paid per credit"
+          name="Revenue"
+          values={series.map((d) => d.revenueUsd)}
+          tone="success"
+          label={`Revenue per day, ${span}`}
+          {...{ days, top }}
+        />
+        <SeriesChart
           title="Provider cost"
           testId="admin-chart-cost"
-          headline={usd(totals.costUsd)}
-          headlineNote="billed by the providers"
-          emptyText={null}
-        >
-          <MiniChart
-            days={days}
-            format={usd}
-            minTop={top}
-            series={[{ name: 'Cost', values: series.map((d) => d.costUsd), tone: 'danger' }]}
-            label={`Provider cost per day, ${span}: total ${usd(totals.costUsd)}`}
-          />
-        </ChartCard>
+          total={totals.costUsd}
+          note="billed by the providers"
+          name="Cost"
+          values={series.map((d) => d.costUsd)}
+          tone="danger"
+          label={`Provider cost per day, ${span}`}
+          {...{ days, top }}
+        />
       </div>
       <FiguresTable
         caption={`Revenue, provider cost and margin per day, ${span}`}
