@@ -1,14 +1,15 @@
 /**
  * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) in DATA_DIR/db, one process
- * only. Loaded by openDatabase only when DATABASE_URL is unset.
+ * only, in a thread of its own (core/pglite-remote.ts). Loaded by openDatabase only when
+ * DATABASE_URL is unset.
  */
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import * as schema from '../db/schema.ts';
 import { migrationsFolder, ping, type Database, type Db } from './db-shared.ts';
+import { RemotePglite } from './pglite-remote.ts';
 
 /** Opens PGlite at `dataDir` (undefined = in memory). */
 export async function openPglite(
@@ -17,12 +18,11 @@ export async function openPglite(
   opts: { loadDataDir?: Blob } = {},
 ): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  // pg_trgm backs the admin's search by part of an email (migration 0011's trigram index).
-  const extensions = { pg_trgm };
-  const options = opts.loadDataDir ? { loadDataDir: opts.loadDataDir, extensions } : { extensions };
-  const client = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
+  const loadDataDir = await opts.loadDataDir?.arrayBuffer();
+  const client = new RemotePglite({ dataDir, loadDataDir });
   await client.waitReady;
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  // Drizzle uses the part of PGlite's client that RemotePglite has (its header says which).
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
