@@ -93,6 +93,8 @@ export interface RequestApiKey {
   scopes: readonly ApiScope[];
   /** Its requests a minute and unfinished videos (its owner's plan may raise the defaults). */
   limits: KeyLimits;
+  /** Its class on /metrics: its owner's plan id, or 'default'. */
+  keyClass: string;
 }
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

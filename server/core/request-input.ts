@@ -6,7 +6,7 @@
  * of this API nests more than a few, and validators and services walk what they are given).
  * Addresses with a NUL (%00) are refused for the same reason as NUL in bodies.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { badRequest } from './errors.ts';
 import { msg } from './api-messages.ts';
@@ -94,6 +94,16 @@ function refuseInfinity(values: unknown): void {
   }
 }
 
+/** Whether a JSON schema allows a number or an integer anywhere in it. */
+export function hasNumbers(schema: unknown): boolean {
+  if (!schema || typeof schema !== 'object') return false;
+  if (Array.isArray(schema)) return schema.some(hasNumbers);
+  const { type } = schema as { type?: unknown };
+  if (type === 'number' || type === 'integer') return true;
+  if (Array.isArray(type) && (type.includes('number') || type.includes('integer'))) return true;
+  return Object.values(schema).some(hasNumbers);
+}
+
 function refuseNotFinite(key: string, value: unknown): void {
   if (typeof value === 'number' && !Number.isFinite(value))
     throw badRequest(INPUT_MESSAGES.notFinite(key), 'VALIDATION_ERROR');
@@ -124,7 +134,9 @@ export const requestInputPlugin = fp(
       }
       done();
     });
-    app.addHook('preHandler', (request, _reply, done) => {
+    // Only where ajv may have made a number: a route whose query or path parameters' schema has
+    // one (no hook run per request elsewhere).
+    const refuseInfinite: preHandlerHookHandler = (request, _reply, done) => {
       try {
         refuseInfinity(request.query);
         refuseInfinity(request.params);
@@ -133,6 +145,11 @@ export const requestInputPlugin = fp(
         return;
       }
       done();
+    };
+    app.addHook('onRoute', (route) => {
+      const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
+      if (!hasNumbers(schema?.querystring) && !hasNumbers(schema?.params)) return;
+      route.preHandler = [refuseInfinite, ...[route.preHandler ?? []].flat()];
     });
   },
   { name: 'request-input', dependencies: ['errors'] },

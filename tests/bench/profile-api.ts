@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sleep } from '../helpers/process.ts';
+import { developerVideo, richUser } from './fixtures.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const outDir = path.resolve(process.argv[2] ?? path.join(tmpdir(), 'veo3-profiles'));
@@ -124,31 +125,21 @@ async function main() {
       if (Date.now() - started > 300_000) throw new Error('server not ready after 300 s');
     }
     const base = `http://127.0.0.1:${port}`;
-    const signIn = await fetch(`${base}/api/auth/local`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Profile', email: 'profile@bench.example' }),
-    });
-    const token = ((await signIn.json()) as { data: { token: string } }).data.token;
+    // The bench's own fixtures (run.ts): a user with credits, and a developer's video.
+    const token = await richUser(base, 'profile@bench.example');
     const list = (await (await fetch(`${base}/api/blog/posts?page=1&limit=12`)).json()) as {
       data: { posts: Array<{ slug: string }> };
     };
     const slug = list.data.posts[0]?.slug ?? 'missing';
-    // A developer's key (issue 36): the /v1 frame's cost, on an id no video has.
-    const created = (await (
-      await fetch(`${base}/api/account/api-keys`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'profile', scopes: ['videos:read', 'credits:read'] }),
-      })
-    ).json()) as { data: { key: string } };
-    const apiKey = { authorization: `Bearer ${created.data.key}` };
+    const v1 = await developerVideo(base, token);
+    const apiKey = v1.headers;
     const targets: Array<[string, string, Record<string, string>?]> = [
       ['health', '/api/health'],
       ['health-live', '/api/health/live'],
       ['blog-list', '/api/blog/posts?page=1&limit=12'],
       ['balance', '/api/credits/balance', { authorization: `Bearer ${token}` }],
       ['v1-credits', '/v1/credits', apiKey],
+      ['v1-video', `/v1/videos/${v1.id}`, apiKey],
       ['v1-video-missing', '/v1/videos/00000000-0000-4000-8000-000000000000', apiKey],
       ['static-home', '/'],
       ['static-article', `/blog/${slug}`],

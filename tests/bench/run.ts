@@ -37,10 +37,10 @@ import { scaleOutBench } from './scale-out.ts';
 import { dataScaleBench } from './data-scale.ts';
 import { goalOf } from './goals.ts';
 import { freshClone } from './fresh-clone.ts';
+import { developerVideo, json, richUser } from './fixtures.ts';
 import { LIVE_ITEMS, publishProbes, timesUntilLive } from './publish-scale-probe.ts';
 import { runSuite, SCENARIOS, type SuiteResult } from '../resilience/suite.ts';
 import { PROFILES } from '../resilience/profiles.ts';
-import { localCheckoutForm } from '../helpers/local-checkout.ts';
 import { median, type Figure } from '../helpers/measure.ts';
 import { createPostgresDatabase } from '../helpers/postgres.ts';
 import { freePort, sleep } from '../helpers/process.ts';
@@ -244,71 +244,6 @@ function startServer(dataDir: string, env: Record<string, string>) {
     VIDEO_WORKER: 'off',
     ...env,
   });
-}
-
-async function json<T>(res: Response): Promise<T> {
-  if (!res.ok) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/**
- * The /v1 rows' fixture: a key of `token`'s user, one video it made, and the create request
- * that made it (the same body and Idempotency-Key: each send is answered from the stored answer).
- */
-async function developerVideo(base: string, token: string) {
-  const created = await json<{ data: { key: string } }>(
-    await fetch(`${base}/api/account/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'bench', scopes: ['videos:write', 'videos:read'] }),
-    }),
-  );
-  const headers = { authorization: `Bearer ${created.data.key}` };
-  const replay = {
-    headers: { 'content-type': 'application/json', 'idempotency-key': 'bench-replay' },
-    body: JSON.stringify({ prompt: 'A lighthouse in a storm, seen from a boat' }),
-  };
-  const video = await json<{ id: string }>(
-    await fetch(`${base}/v1/videos`, {
-      method: 'POST',
-      headers: { ...headers, ...replay.headers },
-      body: replay.body,
-    }),
-  );
-  return { id: video.id, headers, replay };
-}
-
-/** A signed-in user with a Standard pack (2,200 credits) bought through the local checkout. */
-async function richUser(base: string, email: string): Promise<string> {
-  const { data } = await json<{ data: { token: string } }>(
-    await fetch(`${base}/api/auth/local`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench', email }),
-    }),
-  );
-  const auth = { authorization: `Bearer ${data.token}`, 'content-type': 'application/json' };
-  const session = await json<{ sessionId: string }>(
-    await fetch(`${base}/api/stripe/create-payment-intent`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({
-        type: 'credits',
-        package_id: 'standard',
-        success_url: '/pricing',
-        cancel_url: '/pricing',
-      }),
-    }),
-  );
-  // Pay posts the checkout page's form, with its token.
-  const page = await (await fetch(`${base}/checkout/local/${session.sessionId}`)).text();
-  await fetch(`${base}/checkout/local/${session.sessionId}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: localCheckoutForm(page),
-    redirect: 'manual',
-  });
-  return data.token;
 }
 
 /** `users` virtual users at once, each submitting 3 videos in a row (the per-user cap). */

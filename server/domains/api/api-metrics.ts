@@ -7,8 +7,6 @@ import type { FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
 import type { Metrics } from '../../core/metrics.ts';
 
-const keyClasses = new WeakMap<FastifyRequest, string>();
-
 export function apiRequestMetrics(metrics: Metrics) {
   const requests = new Counter({
     name: 'api_requests_total',
@@ -17,12 +15,9 @@ export function apiRequestMetrics(metrics: Metrics) {
     registers: [metrics.registry],
   });
   return {
-    /** Remembers the class of the request's accepted key. */
-    classify(request: FastifyRequest, keyClass: string) {
-      keyClasses.set(request, keyClass);
-    },
+    /** Counts an answered /v1 request under its accepted key's class ('none': no key). */
     count(request: FastifyRequest, status: number) {
-      requests.inc({ key_class: keyClasses.get(request) ?? 'none', status: String(status) });
+      requests.inc({ key_class: request.apiKey?.keyClass ?? 'none', status: String(status) });
     },
   };
 }

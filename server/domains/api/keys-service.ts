@@ -52,8 +52,6 @@ const hashApiKey = (key: string): string => createHash('sha256').update(key).dig
 interface AuthenticatedKey {
   key: RequestApiKey;
   user: UserRow;
-  /** The key's class on /metrics: its owner's plan id, or 'default'. */
-  keyClass: string;
 }
 
 export type Authentication = AuthenticatedKey | { error: 'invalid' | 'revoked' };
@@ -122,9 +120,8 @@ export function createApiKeyService(deps: {
     }
     const { limits, keyClass } = planLimits(found.planId, deps.limits);
     const value: Authentication = {
-      key: { id: found.key.id, userId, scopes: found.key.scopes as ApiScope[], limits },
+      key: { id: found.key.id, userId, scopes: found.key.scopes as ApiScope[], limits, keyClass },
       user: found.user,
-      keyClass,
     };
     return { value, userId, expiresAt };
   };

@@ -10,11 +10,11 @@
  *   /v1 included (404 NOT_FOUND, never a site page; no key needed to learn it does not exist);
  * - `api_requests_total{key_class, status}` on /metrics (api-metrics.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError, unauthorized } from '../../core/errors.ts';
 import { msg } from '../../core/api-messages.ts';
-import { API_KEY_PREFIX } from '../../../shared/public-api.ts';
+import { API_KEY_PREFIX, type ApiScope } from '../../../shared/public-api.ts';
 import { apiRequestMetrics } from './api-metrics.ts';
 import type { ApiKeyService } from './keys-service.ts';
 import { v1ErrorHandler, v1NotFound } from './v1-errors.ts';
@@ -49,25 +49,33 @@ export async function v1Frame(
     }
     request.apiKey = found.key;
     request.user = found.user;
-    metrics.classify(request, found.keyClass);
   };
 
-  // Instance hooks run before every route's own onRequest hooks (the access guard among them).
-  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  /** An 'api-key' route's first hook: the key, then the route's scope, then the budget. */
+  const frameOf = (needed: ApiScope | undefined) =>
+    async function keyFrame(request: FastifyRequest, reply: FastifyReply) {
+      reply.header('x-request-id', request.id);
+      await authenticate(request);
+      const key = request.apiKey!;
+      if (needed && !key.scopes.includes(needed)) {
+        throw new AppError(
+          403,
+          'API_KEY_SCOPE_MISSING',
+          msg('v1.scope_missing', { scope: needed, scopes: key.scopes.join(', ') }),
+        );
+      }
+      await countRequest(request, reply);
+    };
+  const requestIdOnly: onRequestHookHandler = (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    const { access, scope: needed } = request.routeOptions.config;
-    // Only the not-found route below is not 'api-key' here.
-    if (access !== 'api-key') return;
-    await authenticate(request);
-    const key = request.apiKey!;
-    if (needed && !key.scopes.includes(needed)) {
-      throw new AppError(
-        403,
-        'API_KEY_SCOPE_MISSING',
-        msg('v1.scope_missing', { scope: needed, scopes: key.scopes.join(', ') }),
-      );
-    }
-    await countRequest(request, reply);
+    done();
+  };
+  // Each route's own first hook, made when it is registered (so before the access guard that
+  // core/access.ts added): it knows the route's access and scope, which reading them per request
+  // (request.routeOptions) would build a new object for every time.
+  scope.addHook('onRoute', (route) => {
+    const frame = route.config?.access === 'api-key' ? frameOf(route.config.scope) : requestIdOnly;
+    route.onRequest = [frame, ...[route.onRequest ?? []].flat()];
   });
 
   scope.addHook('onResponse', (request, reply, done) => {
