@@ -20,7 +20,7 @@ export type Request = { id: number } & (
       tx?: number;
     }
   | { op: 'exec'; sql: string; tx?: number }
-  | { op: 'begin' }
+  | { op: 'begin'; tx: number }
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'listen'; channel: string }
   | { op: 'unlisten'; channel: string }

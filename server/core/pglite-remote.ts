@@ -39,6 +39,7 @@ export class RemotePglite {
   readonly #waiting = new Map<number, { resolve(value: unknown): void; reject(e: Error): void }>();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   #nextId = 1;
+  #nextTransaction = 1;
   #closed = false;
 
   constructor(data: ThreadData) {
@@ -91,9 +92,19 @@ export class RemotePglite {
     return this.#ask({ op: 'exec', sql, tx }) as Promise<Results[]>;
   }
 
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. The
+   * first query goes out with the `begin`, not after its answer: the database's lock is held
+   * from the `begin` on, and waiting for that answer would hold it one round trip longer.
+   */
   async transaction<T>(fn: (tx: RemoteTransaction) => Promise<T>): Promise<T> {
-    const id = (await this.#ask({ op: 'begin' })) as number;
+    const id = this.#nextTransaction++;
+    const begun = this.#ask({ op: 'begin', tx: id });
+    // A `begin` that fails fails every query of the transaction, and is thrown below.
+    const began = begun.then(
+      () => true,
+      () => false,
+    );
     const tx: RemoteTransaction = {
       query: (sql, params, options) => this.query(sql, params, options, id),
       exec: (sql) => this.exec(sql, id),
@@ -102,9 +113,10 @@ export class RemotePglite {
     try {
       result = await fn(tx);
     } catch (error) {
-      await this.#ask({ op: 'end', tx: id, commit: false });
+      if (await began) await this.#ask({ op: 'end', tx: id, commit: false });
       throw error;
     }
+    await begun;
     await this.#ask({ op: 'end', tx: id, commit: true });
     return result;
   }

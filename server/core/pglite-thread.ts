@@ -26,9 +26,23 @@ const client = data.dataDir ? new PGlite(data.dataDir, options) : new PGlite(opt
 const rawParsers = (oids: number[] | undefined) =>
   oids && Object.fromEntries(oids.map((oid) => [oid, (value: string) => value]));
 
-/** Open transactions, by the id the app's thread knows them by. */
-const transactions = new Map<number, { tx: Transaction; end(commit: boolean): void }>();
-let nextTransaction = 1;
+/**
+ * Transactions by the id the app's thread gave them: `begun` resolves to the handle once PGlite
+ * has begun it (it waits for any other transaction to end first), `end` finishes it then.
+ */
+interface Open {
+  begun: Promise<Transaction>;
+  end?: (commit: boolean) => void;
+}
+const transactions = new Map<number, Open>();
+
+/** Where a request runs: the database, or the transaction it names once that has begun. */
+async function target(tx: number | undefined): Promise<PGlite | Transaction> {
+  if (tx === undefined) return client;
+  const open = transactions.get(tx);
+  if (!open) throw new Error(`transaction ${tx} is not open`);
+  return open.begun;
+}
 const listening = new Map<string, () => Promise<void>>();
 
 const send = (reply: Reply, transfer: Transferable[] = []) =>
@@ -37,48 +51,53 @@ const send = (reply: Reply, transfer: Transferable[] = []) =>
 async function handle(request: Request): Promise<unknown> {
   switch (request.op) {
     case 'query': {
-      const on = request.tx === undefined ? client : transactions.get(request.tx)?.tx;
-      if (!on) throw new Error(`transaction ${request.tx} is not open`);
+      const on = await target(request.tx);
       const parsers = rawParsers(request.rawTypes);
       return on.query(request.sql, request.params, {
         rowMode: request.rowMode,
         ...(parsers ? { parsers } : {}),
       });
     }
-    case 'exec': {
-      const on = request.tx === undefined ? client : transactions.get(request.tx)?.tx;
-      if (!on) throw new Error(`transaction ${request.tx} is not open`);
-      return on.exec(request.sql);
+    case 'exec':
+      return (await target(request.tx)).exec(request.sql);
+    case 'begin': {
+      // The app's thread sends the transaction's first query without waiting for this answer:
+      // it waits here (target) until the transaction has begun.
+      const id = request.tx;
+      const open: Open = {
+        begun: new Promise<Transaction>((begun, failed) => {
+          let started = false;
+          client
+            .transaction(
+              (tx) =>
+                new Promise<void>((commit, rollback) => {
+                  started = true;
+                  open.end = (ok) => (ok ? commit() : rollback(ROLLED_BACK));
+                  begun(tx);
+                }),
+            )
+            .then(
+              () => finish(id, null),
+              (error: unknown) => {
+                if (started) return finish(id, error === ROLLED_BACK ? null : error);
+                transactions.delete(id);
+                failed(error);
+              },
+            );
+        }),
+      };
+      transactions.set(id, open);
+      await open.begun;
+      return null;
     }
-    case 'begin':
-      return new Promise<number>((begun, failed) => {
-        const id = nextTransaction++;
-        let started = false;
-        client
-          .transaction(
-            (tx) =>
-              new Promise<void>((commit, rollback) => {
-                started = true;
-                transactions.set(id, {
-                  tx,
-                  end: (ok) => (ok ? commit() : rollback(ROLLED_BACK)),
-                });
-                begun(id);
-              }),
-          )
-          .then(
-            () => finish(id, null),
-            (error: unknown) =>
-              started ? finish(id, error === ROLLED_BACK ? null : error) : failed(error),
-          );
-      });
     case 'end': {
       const open = transactions.get(request.tx);
       if (!open) throw new Error(`transaction ${request.tx} is not open`);
+      await open.begun;
       const done = new Promise<void>((resolve, reject) =>
         ended.set(request.tx, (error) => (error ? reject(error) : resolve())),
       );
-      open.end(request.commit);
+      open.end!(request.commit);
       return done;
     }
     case 'listen': {

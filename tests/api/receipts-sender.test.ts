@@ -106,7 +106,7 @@ describe.each(databaseKinds)('the receipts sender on %s', (kind) => {
 
   it('a sender that dies holding a claim leaves the receipt until the lease passes, then it is mailed once', async () => {
     const bob = await receiptsFor('bob-lease@example.com', 1);
-    const at = new Date();
+    const at = new Date(Date.now() + 1); // a millisecond on, as below: now() keeps microseconds
     // The dying sender claimed it and never sent it.
     const claimed = await claimDue(db(), at, new Date(at.getTime() + RECEIPT_LEASE_MS), 50);
     expect(claimed.map((c) => c.email)).toContain(bob.user.email);
@@ -152,7 +152,9 @@ describe.each(databaseKinds)('the receipts sender on %s', (kind) => {
   it('a failed send is kept with its error and retried after the backoff', async () => {
     const eve = await receiptsFor('eve-retry@example.com', 1);
     const flaky = capturingMailer({ failFirst: 1 });
-    const start = new Date();
+    // A millisecond on: PostgreSQL's now() keeps microseconds, so a receipt written in this same
+    // millisecond would not yet be due at Date.now() (it flaked once on PostgreSQL).
+    const start = new Date(Date.now() + 1);
     // Only this user's receipt is due for the flaky sender: the others were mailed above.
     await sender(flaky.mailer, () => start).runOnce();
     const [failed] = await db()
