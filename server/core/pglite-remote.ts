@@ -49,7 +49,6 @@ export class RemotePglite {
       execArgv: [],
       transferList: data.loadDataDir ? [data.loadDataDir] : [],
     });
-    this.#worker.unref();
     this.waitReady = new Promise((resolve, reject) => {
       this.#worker.on('message', (reply: Reply) => {
         if ('ready' in reply) {
@@ -69,8 +68,8 @@ export class RemotePglite {
         this.#failAll(error);
       });
     });
-    // Held while the thread starts: a script that only opens the database must wait for it.
-    this.#worker.ref();
+    // Held (a new worker is) while the thread starts: a script that only opens the database must
+    // wait for it; let go once nothing waits.
     this.waitReady.then(
       () => this.#idle(),
       () => {},
