@@ -9,8 +9,8 @@ export interface ThreadData {
   loadDataDir?: ArrayBuffer;
 }
 
-/** `rawTypes`: the type ids whose text is kept as it is (drizzle's parsers for dates). */
-export type Request = { id: number } & (
+/** What is asked; `rawTypes`: the type ids whose text is kept as it is (drizzle's parsers). */
+export type RequestBody =
   | {
       op: 'query';
       sql: string;
@@ -25,8 +25,10 @@ export type Request = { id: number } & (
   | { op: 'listen'; channel: string }
   | { op: 'unlisten'; channel: string }
   | { op: 'dump' }
-  | { op: 'close' }
-);
+  | { op: 'close' };
+
+/** A request, numbered for its answer. */
+export type Request = { id: number } & RequestBody;
 
 /** A database error as plain data: its message and PostgreSQL's fields (code, constraint, …). */
 export interface ErrorData {

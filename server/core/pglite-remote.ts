@@ -7,11 +7,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Results } from '@electric-sql/pglite';
-import { rebuildError, type Reply, type Request, type ThreadData } from './pglite-messages.ts';
+import { rebuildError, type Reply, type RequestBody, type ThreadData } from './pglite-messages.ts';
 
 type Params = unknown[] | undefined;
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, unknown> };
-type Body = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 /** What a transaction's callback gets: queries inside it. */
 export interface RemoteTransaction {
@@ -149,7 +148,7 @@ export class RemotePglite {
     }
   }
 
-  #ask(body: Body): Promise<unknown> {
+  #ask(body: RequestBody): Promise<unknown> {
     if (this.#closed) return Promise.reject(new Error('the database is closed'));
     const id = this.#nextId++;
     if (this.#waiting.size === 0) this.#worker.ref();

@@ -22,9 +22,21 @@ const options = data.loadDataDir
   : { extensions };
 const client = data.dataDir ? new PGlite(data.dataDir, options) : new PGlite(options);
 
-/** Parsers that keep a type's text as it is (drizzle's, for dates and intervals). */
-const rawParsers = (oids: number[] | undefined) =>
-  oids && Object.fromEntries(oids.map((oid) => [oid, (value: string) => value]));
+/**
+ * Parsers that keep a type's text as it is (drizzle's, for dates and intervals), made once per
+ * list of types: drizzle sends the same list with every query.
+ */
+const parserSets = new Map<string, Record<number, (value: string) => string>>();
+function rawParsers(oids: number[] | undefined) {
+  if (!oids) return undefined;
+  const key = oids.join(',');
+  let parsers = parserSets.get(key);
+  if (!parsers) {
+    parsers = Object.fromEntries(oids.map((oid) => [oid, (value: string) => value]));
+    parserSets.set(key, parsers);
+  }
+  return parsers;
+}
 
 /**
  * Transactions by the id the app's thread gave them: `begun` resolves to the handle once PGlite

@@ -4,7 +4,7 @@
  * POSTs run under `Idempotency-Key` (idempotency.ts): the answer is stored in the submit's own
  * transaction, so a retry replays it and is never charged twice.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
@@ -13,6 +13,7 @@ import { decodeCursor, keysetPage } from '../../core/cursor.ts';
 import type { Db } from '../../core/db.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { msg } from '../../core/api-messages.ts';
+import { jsonBytes, sendJsonBytes } from '../../core/json-bytes.ts';
 import type { UserRow, VideoTaskRow } from '../../db/schema.ts';
 import type { UserCache } from '../../core/user-cache.ts';
 import {
@@ -51,10 +52,6 @@ interface WebhookChecks {
   /** Whether the user has the request secret that signs events sent to a request's own URL. */
   requestSecretExists(userId: string): Promise<boolean>;
 }
-
-/** JSON answered as bytes made before (they skip serialization, as the schema's own output). */
-const sendBytes = (reply: FastifyReply, body: Buffer) =>
-  reply.type('application/json; charset=utf-8').send(body);
 
 /** A cached read has no expiry of its own: only a change notice drops it. */
 const NEVER = new Date(8.64e15);
@@ -251,11 +248,10 @@ export async function v1VideoRoutes(
         const row = await findOwnVideo(db, userId, id);
         if (!row) return null;
         // Serialized once by the route's response schema, and encoded once.
-        const json = Buffer.from(reply.serialize(toApiVideo(row, origin)) as string);
-        return { value: json, userId, expiresAt: NEVER };
+        return { value: jsonBytes(reply, toApiVideo(row, origin)), userId, expiresAt: NEVER };
       });
       if (!found) throw videoNotFound();
-      return sendBytes(reply, found);
+      return sendJsonBytes(reply, found);
     },
   );
 

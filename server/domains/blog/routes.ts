@@ -21,6 +21,7 @@ import {
 import type { Publisher } from '../site-build/plugin.ts';
 import type { BlogService } from './service.ts';
 import { answerText } from '../../core/api-messages.ts';
+import { jsonBytes, sendJsonBytes } from '../../core/json-bytes.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -45,11 +46,11 @@ function createPublicReads(maxBodies = 512) {
     let body = bodies.get(etag);
     if (body === undefined) {
       // Encoded once: writing a string to the socket would encode it again on every answer.
-      body = Buffer.from(reply.serialize(payload()) as string);
+      body = jsonBytes(reply, payload());
       if (bodies.size >= maxBodies) bodies.delete(bodies.keys().next().value!);
       bodies.set(etag, body);
     }
-    return reply.type('application/json; charset=utf-8').send(body);
+    return sendJsonBytes(reply, body);
   };
 }
 
