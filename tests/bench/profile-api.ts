@@ -15,11 +15,11 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { processCpuMicros } from '../helpers/measure.ts';
 import { sleep } from '../helpers/process.ts';
 import { developerVideo, richUser } from './fixtures.ts';
 
@@ -37,14 +37,6 @@ interface CpuProfile {
   }>;
   samples: number[];
   timeDeltas: number[];
-}
-
-/** CPU time a process has used so far, user and system, in clock ticks (10 ms on Linux). */
-async function cpuTicks(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
 }
 
 /** A minimal Chrome DevTools Protocol client over the inspector's WebSocket. */
@@ -150,9 +142,9 @@ async function main() {
       if (only && !only.includes(name)) continue;
       const url = base + urlPath;
       await autocannon({ url, connections, duration: 1, headers });
-      const ticksBefore = await cpuTicks(child.pid!);
+      const cpuBefore = await processCpuMicros(child.pid!);
       const plain = await autocannon({ url, connections, duration: seconds, headers });
-      const cpuUs = ((await cpuTicks(child.pid!)) - ticksBefore) * 10_000;
+      const cpuUs = (await processCpuMicros(child.pid!)) - cpuBefore;
       const perRequest = cpuUs / plain.requests.total;
       await cdp.call('Profiler.start');
       const result = await autocannon({ url, connections, duration: seconds, headers });

@@ -4,7 +4,9 @@
  *
  * - API and static throughput (autocannon), each as a ratio of a bare Fastify hello-world
  *   ceiling, on PGlite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL; and as a
- *   ratio of the same answer replayed by that bare server (what is left once bytes are out).
+ *   ratio of the same answer replayed by that bare server (what is left once bytes are out); and
+ *   the server's CPU per answer (µs, from /proc) against the ceiling's per hello-world, which
+ *   holds within a few per cent from run to run where req/s swing by a third.
  * - Money paths: video submit latency at 20 and 100 concurrent users, checkout creation p99.
  * - Local render of one 8 s clip (wall time and ratio to 8 s), and at 9:16 1080p a text clip and
  *   that clip extended by 7 s (each as render time ÷ clip length).
@@ -41,7 +43,7 @@ import { developerVideo, json, richUser } from './fixtures.ts';
 import { LIVE_ITEMS, publishProbes, timesUntilLive } from './publish-scale-probe.ts';
 import { runSuite, SCENARIOS, type SuiteResult } from '../resilience/suite.ts';
 import { PROFILES } from '../resilience/profiles.ts';
-import { median, type Figure } from '../helpers/measure.ts';
+import { median, processCpuMicros, type Figure } from '../helpers/measure.ts';
 import { createPostgresDatabase } from '../helpers/postgres.ts';
 import { freePort, sleep } from '../helpers/process.ts';
 
@@ -65,6 +67,14 @@ interface Row {
   replayReqPerSec?: number;
   /** req/s ÷ replayReqPerSec: the share left to the app once the answer's own cost is out. */
   replayRatio?: number;
+  /** The server's CPU per answer (user + system, all its threads), µs: the rounds' median. */
+  cpuUs?: number;
+  /**
+   * The ceiling's CPU per hello-world ÷ the server's CPU per answer, the rounds' median: what the
+   * ratio to the ceiling would be if the server alone set it (the load generator shares the
+   * machine, and other processes' load moves req/s far more than CPU per request).
+   */
+  cpuRatio?: number;
 }
 const rows: Row[] = [];
 const figures: Figure[] = [];
@@ -161,28 +171,40 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 async function measureAgainst(
   url: string,
   headers: Record<string, string>,
-  ceilingBase: string,
+  ceiling: { base: string; pid: number },
   replayPath: string,
   request: BenchRequest = {},
+  appPid?: number,
 ) {
   const seconds = Math.max(1, +(duration / rounds).toFixed(1));
-  const runs: Array<{ app: Awaited<ReturnType<typeof measure>>; replay: number; hello: number }> =
-    [];
+  const runs: Array<{
+    app: Awaited<ReturnType<typeof measure>>;
+    replay: number;
+    hello: Awaited<ReturnType<typeof measure>>;
+  }> = [];
   await autocannon({ url, connections, duration: 1, headers, ...request });
-  await autocannon({ url: ceilingBase + replayPath, connections, duration: 1 });
+  await autocannon({ url: ceiling.base + replayPath, connections, duration: 1 });
   for (let r = 0; r < rounds; r++) {
-    const app = await measure(url, headers, seconds, false, request);
-    const replay = await measure(ceilingBase + replayPath, {}, seconds, false);
-    const hello = await measure(`${ceilingBase}/`, {}, seconds, false);
-    runs.push({ app, replay: replay.reqPerSec, hello: hello.reqPerSec });
+    const app = await measure(url, headers, seconds, false, request, appPid);
+    const replay = await measure(ceiling.base + replayPath, {}, seconds, false);
+    const hello = await measure(`${ceiling.base}/`, {}, seconds, false, {}, ceiling.pid);
+    runs.push({ app, replay: replay.reqPerSec, hello });
   }
   const middle = [...runs].sort((a, b) => a.app.reqPerSec - b.app.reqPerSec)[
     Math.floor(runs.length / 2)
   ]!;
+  const cpu = runs.every((run) => run.app.cpuUs && run.hello.cpuUs)
+    ? {
+        cpuUs: +median(runs.map((run) => run.app.cpuUs!)).toFixed(1),
+        cpuRatio: +median(runs.map((run) => run.hello.cpuUs! / run.app.cpuUs!)).toFixed(2),
+      }
+    : {};
+  const { cpuUs: _cpu, ...app } = middle.app;
   return {
-    ...middle.app,
+    ...app,
+    ...cpu,
     non2xx: runs.reduce((sum, run) => sum + run.app.non2xx, 0),
-    ratio: +median(runs.map((run) => run.app.reqPerSec / run.hello)).toFixed(2),
+    ratio: +median(runs.map((run) => run.app.reqPerSec / run.hello.reqPerSec)).toFixed(2),
     replayReqPerSec: Math.round(median(runs.map((run) => run.replay))),
     replayRatio: +median(runs.map((run) => run.app.reqPerSec / run.replay)).toFixed(2),
   };
@@ -213,15 +235,21 @@ async function measure(
   seconds = duration,
   warmUp = true,
   request: BenchRequest = {},
+  /** The server's process: its CPU per answer is measured too. */
+  pid?: number,
 ) {
   // One second first, not counted: JIT, connection pools and caches warm up alike for every row.
   if (warmUp) await autocannon({ url, connections, duration: 1, headers, ...request });
+  const cpuBefore = pid === undefined ? 0 : await processCpuMicros(pid);
   const result = await autocannon({ url, connections, duration: seconds, headers, ...request });
+  const cpuUsed = pid === undefined ? 0 : (await processCpuMicros(pid)) - cpuBefore;
   return {
     reqPerSec: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
+    cpuUs:
+      pid === undefined || !result.requests.total ? undefined : cpuUsed / result.requests.total,
   };
 }
 
@@ -350,6 +378,7 @@ const BROWSER = { 'accept-encoding': 'br, gzip, deflate' };
 interface Ceiling {
   base: string;
   reqPerSec: number;
+  pid: number;
 }
 
 async function benchApp(
@@ -420,7 +449,14 @@ async function benchApp(
     );
     for (const [i, [target, urlPath, headers, request]] of targets.entries()) {
       const replay = `/replay/${i}`;
-      const m = await measureAgainst(base + urlPath, headers ?? {}, ceiling.base, replay, request);
+      const m = await measureAgainst(
+        base + urlPath,
+        headers ?? {},
+        ceiling,
+        replay,
+        request,
+        child.pid,
+      );
       rows.push({ target, database, ...m, bytes: Buffer.from(answers[i]!.body, 'base64').length });
     }
     for (const users of [20, 100]) {
@@ -449,24 +485,55 @@ async function benchApp(
   }
 }
 
+/**
+ * A bare Fastify server (tests/bench/ceiling.ts), its hello-world measured once: a new one for
+ * each database's rows. One server kept for the whole section served its hello-world with a third
+ * more CPU in the second half (11 µs, then 15 µs an answer, in one run), which lifted every
+ * ratio of the rows measured then.
+ */
+async function startCeiling() {
+  const proc = await startProcess('tests/bench/ceiling.ts', { PORT: '0' });
+  const base = `http://127.0.0.1:${proc.port}`;
+  const pid = proc.child.pid!;
+  const hello = await measure(`${base}/`, {}, duration, true, {}, pid);
+  const ceiling: Ceiling = { base, pid, reqPerSec: hello.reqPerSec };
+  return { ceiling, hello, stop: () => proc.child.kill('SIGTERM') };
+}
+
 // 1. Ceiling and API/static throughput.
 await section('api', async () => {
-  const ceilingProc = await startProcess('tests/bench/ceiling.ts', { PORT: '0' });
-  const ceilingBase = `http://127.0.0.1:${ceilingProc.port}`;
-  const ceilingM = await measure(`${ceilingBase}/`);
-  const ceiling = { base: ceilingBase, reqPerSec: ceilingM.reqPerSec };
-  rows.push({ target: 'bare Fastify hello-world (ceiling)', database: '-', ...ceilingM, ratio: 1 });
-  await benchApp('pglite', null, ceiling, true);
+  const ceilingRow = (
+    hello: Awaited<ReturnType<typeof startCeiling>>['hello'],
+    database: string,
+  ) => {
+    const { cpuUs, ...measured } = hello;
+    rows.push({
+      target: 'bare Fastify hello-world (ceiling)',
+      database,
+      ...measured,
+      ratio: 1,
+      ...(cpuUs ? { cpuUs: +cpuUs.toFixed(1), cpuRatio: 1 } : {}),
+    });
+  };
+  const first = await startCeiling();
+  ceilingRow(first.hello, '-');
+  try {
+    await benchApp('pglite', null, first.ceiling, true);
+  } finally {
+    first.stop();
+  }
   const pgBase = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (pgBase) {
     const database = await createPostgresDatabase(pgBase, 'bench_');
+    const second = await startCeiling();
+    ceilingRow(second.hello, 'before postgres');
     try {
-      await benchApp('postgres', database.url, ceiling, false);
+      await benchApp('postgres', database.url, second.ceiling, false);
     } finally {
+      second.stop();
       await database.drop();
     }
   }
-  ceilingProc.child.kill('SIGTERM');
 });
 
 // 2. Local render of one 8 s clip, and 9:16 1080p renders: text, and extended (local-render.ts).
@@ -820,11 +887,11 @@ figures.push({
 const table = [
   `${connections} connections, ${duration} s each; an app row is ${rounds} rounds of its answer, the same answer replayed and the hello-world in turn, its ratios the rounds' medians`,
   '',
-  '| target | db | req/s | p50 ms | p99 ms | ratio to ceiling | goal | non-2xx | body bytes | same answer, bare Fastify req/s | ratio to it |',
-  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  "| target | db | req/s | p50 ms | p99 ms | ratio to ceiling | goal | non-2xx | body bytes | same answer, bare Fastify req/s | ratio to it | server CPU µs per answer | ceiling's CPU per hello ÷ it |",
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
-      `| ${r.target} | ${r.database} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.ratio} | ${goalOf(r)?.text ?? ''} | ${r.non2xx} | ${r.bytes ?? ''} | ${r.replayReqPerSec ?? ''} | ${r.replayRatio ?? ''} |`,
+      `| ${r.target} | ${r.database} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.ratio} | ${goalOf(r)?.text ?? ''} | ${r.non2xx} | ${r.bytes ?? ''} | ${r.replayReqPerSec ?? ''} | ${r.replayRatio ?? ''} | ${r.cpuUs ?? ''} | ${r.cpuRatio ?? ''} |`,
   ),
   '',
   '| figure | value | goal |',
