@@ -169,6 +169,38 @@ describe.each(databaseKinds)('/v1 videos on %s', (kind) => {
     expect((await call(dev.key, 'GET', `/v1/videos/${video.id}`)).statusCode).toBe(404);
   });
 
+  it("an id that is none of the caller's videos is remembered as such until the owner's tasks change", async () => {
+    const dev = await developer(40);
+    const video = (await call(dev.key, 'POST', '/v1/videos', { prompt: 'a gull at dusk' })).json();
+    const status = async () => (await call(dev.key, 'GET', `/v1/videos/${video.id}`)).statusCode;
+    const setDeleted = (deleted: boolean) =>
+      t.database.db.execute(
+        sql`update video_tasks set deleted_at = ${deleted ? sql`now()` : null} where id = ${video.id}`,
+      );
+    // The notice a change to the owner's tasks sends (the trigger's), sent by hand.
+    const announce = () =>
+      t.database.db.execute(sql`select pg_notify('video_change', ${dev.userId})`);
+    // Changes typed by hand without the notice: a client polling an id it cannot see (a deleted
+    // video, a mistyped id) is answered from this process's copy, not the database's.
+    await t.database.db.execute(
+      sql`alter table video_tasks disable trigger video_tasks_notify_change`,
+    );
+    try {
+      await setDeleted(true);
+      await announce();
+      await expect.poll(status, { timeout: 2000 }).toBe(404);
+      await setDeleted(false);
+      expect(await status()).toBe(404);
+      // The notice drops it, as it drops a found video's copy.
+      await announce();
+      await expect.poll(status, { timeout: 2000 }).toBe(200);
+    } finally {
+      await t.database.db.execute(
+        sql`alter table video_tasks enable trigger video_tasks_notify_change`,
+      );
+    }
+  });
+
   it('lists videos newest first in keyset pages, filters by status, leaves deleted ones out', async () => {
     const dev = await developer(17 * 4);
     const ids: string[] = [];

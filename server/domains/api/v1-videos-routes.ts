@@ -55,6 +55,8 @@ interface WebhookChecks {
 
 /** A cached read has no expiry of its own: only a change notice drops it. */
 const NEVER = new Date(8.64e15);
+/** The copy kept of an id that is none of the caller's videos (deleted, another's, unknown). */
+const NOT_THEIRS = Buffer.alloc(0);
 
 const videoNotFound = () => notFound(msg('v1_videos.not_found'), 'VIDEO_NOT_FOUND');
 
@@ -244,13 +246,16 @@ export async function v1VideoRoutes(
       const id = videoId(request.params.id);
       // A client polls its video until it finishes: answered from this process's copy until a
       // change to any of the owner's tasks (the database's notice) drops it, on every process.
+      // An id that is not theirs is kept too: a client polling a video it deleted (or a mistyped
+      // id) costs a database read once, not on every poll. A new video of theirs is a change to
+      // their tasks, which drops it.
       const found = await videoReads.keyed(`${userId}:${id}`, async () => {
         const row = await findOwnVideo(db, userId, id);
-        if (!row) return null;
         // Serialized once by the route's response schema, and encoded once.
-        return { value: jsonBytes(reply, toApiVideo(row, origin)), userId, expiresAt: NEVER };
+        const value = row ? jsonBytes(reply, toApiVideo(row, origin)) : NOT_THEIRS;
+        return { value, userId, expiresAt: NEVER };
       });
-      if (!found) throw videoNotFound();
+      if (!found || found === NOT_THEIRS) throw videoNotFound();
       return sendJsonBytes(reply, found);
     },
   );
