@@ -33,7 +33,7 @@ import { OPTION_FIELDS } from '../../../shared/video-options.ts';
 import { toApiVideo, type VideoService } from '../video/service.ts';
 import type { Idempotency, SaveAnswer } from './idempotency.ts';
 import { checkImageFields, paramError, readImages } from './v1-input.ts';
-import { findOwnVideo, listVideos } from './v1-videos-repository.ts';
+import { listVideos, prepareFindOwnVideo } from './v1-videos-repository.ts';
 import { isUuid } from '../../core/uuid.ts';
 
 /**
@@ -103,6 +103,7 @@ export async function v1VideoRoutes(
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db, video, idempotency, config, webhooks, videoReads } = opts;
+  const findOwnVideo = prepareFindOwnVideo(db);
   const tags = ['v1'];
   const origin = config.publicSiteUrl;
 
@@ -250,7 +251,7 @@ export async function v1VideoRoutes(
       // id) costs a database read once, not on every poll. A new video of theirs is a change to
       // their tasks, which drops it.
       const found = await videoReads.keyed(`${userId}:${id}`, async () => {
-        const row = await findOwnVideo(db, userId, id);
+        const row = await findOwnVideo(userId, id);
         // Serialized once by the route's response schema, and encoded once.
         const value = row ? jsonBytes(reply, toApiVideo(row, origin)) : NOT_THEIRS;
         return { value, userId, expiresAt: NEVER };
