@@ -26,6 +26,11 @@ export interface SessionAndUser {
 }
 
 export interface Authenticator {
+  /**
+   * The live session and user of a token this process has cached, without a promise (most
+   * signed-in requests); undefined when it must be read (`authenticate`).
+   */
+  cached?(token: string): SessionAndUser | undefined;
   /** Resolves a bearer token to its live session and user, or null. */
   authenticate(token: string): Promise<SessionAndUser | null>;
 }
@@ -108,6 +113,12 @@ export const authPlugin = fp(
       if (request.session) return done();
       const token = bearerToken(request);
       if (!token) return done();
+      const known = opts.authenticator.cached?.(token);
+      if (known) {
+        request.user = known.user;
+        request.session = known.session;
+        return done();
+      }
       readSession(request, token).then(() => done(), done);
     };
     // Registered after core/access.ts: its guard is already in the route's hooks, and goes after.

@@ -208,6 +208,35 @@ describe('user cache rules (a scripted database)', () => {
     expect(await cache.session('t1', async () => null)).toBeNull();
   });
 
+  it('peeks, without a promise, only at what a read would serve from memory', async () => {
+    const db = scripted();
+    let now = 1_000;
+    const cache = await createUserCache<string>(db.database, { now: () => now });
+    const load = (value: string) => async () => ({
+      value,
+      userId: 'u1',
+      expiresAt: new Date(2_000),
+    });
+    expect(cache.peek('t1')).toBeUndefined();
+    await cache.session('t1', load('first'));
+    expect(cache.peek('t1')).toBe('first');
+    // The user's notice drops it, for a peek as for a read.
+    db.notify('u1');
+    expect(cache.peek('t1')).toBeUndefined();
+    await cache.session('t1', load('second'));
+    expect(cache.peek('t1')).toBe('second');
+    // Past its expiry: nothing to peek at, and the next read loads again.
+    now = 2_000;
+    expect(cache.peek('t1')).toBeUndefined();
+    expect(await cache.session('t1', async () => null)).toBeNull();
+    // Not listening: nothing from memory.
+    await cache.session('t2', load('third'));
+    now = 1_500;
+    expect(cache.peek('t2')).toBe('third');
+    db.gap(false);
+    expect(cache.peek('t2')).toBeUndefined();
+  });
+
   it('in poll mode never LISTENs and serves an entry for at most pollMaxAgeMs from its read', async () => {
     const database = {
       listen: async (): Promise<() => Promise<void>> => {

@@ -233,6 +233,10 @@ export function createAccountsService(deps: {
     ): Promise<void> => repo.insertSession(tx, { ...session, isAdmin: true }),
 
     authenticator: {
+      cached(token: string) {
+        if (token.length > 200) return undefined;
+        return userCache?.peek(hashToken(token));
+      },
       async authenticate(token: string) {
         if (token.length > 200) return null;
         return lookUpSession(hashToken(token));

@@ -41,7 +41,7 @@ export async function v1Frame(
     if (!token.startsWith(API_KEY_PREFIX)) {
       throw unauthorized(msg('v1.session_token'), 'API_KEY_INVALID');
     }
-    const found = await apiKeys.authenticate(token);
+    const found = apiKeys.cached(token) ?? (await apiKeys.authenticate(token));
     if ('error' in found) {
       throw found.error === 'revoked'
         ? unauthorized(msg('v1.key_revoked'), 'API_KEY_REVOKED')
