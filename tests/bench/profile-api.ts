@@ -14,6 +14,7 @@
  *   PROFILE_ONLY=health,blog-list PROFILE_SECONDS=8 DATABASE_URL=postgres://… node tests/bench/profile-api.ts
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -125,29 +126,44 @@ async function main() {
     const slug = list.data.posts[0]?.slug ?? 'missing';
     const v1 = await developerVideo(base, token);
     const apiKey = v1.headers;
-    const targets: Array<[string, string, Record<string, string>?]> = [
+    // A target with a path function asks for a new path on every request (nothing cached).
+    const targets: Array<[string, string, Record<string, string>?, (() => string)?]> = [
       ['health', '/api/health'],
       ['health-live', '/api/health/live'],
       ['blog-list', '/api/blog/posts?page=1&limit=12'],
       ['balance', '/api/credits/balance', { authorization: `Bearer ${token}` }],
       ['v1-credits', '/v1/credits', apiKey],
       ['v1-video', `/v1/videos/${v1.id}`, apiKey],
+      // The same unknown id every time: after the first poll, a cached miss.
       ['v1-video-missing', '/v1/videos/00000000-0000-4000-8000-000000000000', apiKey],
+      // A new id every time: the database read an uncached poll makes (a video being made is
+      // re-read after each of its changes).
+      ['v1-video-uncached', '/v1/videos/{random id}', apiKey, () => `/v1/videos/${randomUUID()}`],
       ['static-home', '/'],
       ['static-article', `/blog/${slug}`],
     ];
     const cdp = await inspector(wsUrl);
     await cdp.call('Profiler.enable');
-    for (const [name, urlPath, headers = {}] of targets) {
+    for (const [name, urlPath, headers = {}, freshPath] of targets) {
       if (only && !only.includes(name)) continue;
-      const url = base + urlPath;
-      await autocannon({ url, connections, duration: 1, headers });
+      const url = freshPath ? base : base + urlPath;
+      const load = (duration: number) =>
+        autocannon({
+          url,
+          connections,
+          duration,
+          headers,
+          ...(freshPath
+            ? { requests: [{ setupRequest: (request) => ({ ...request, path: freshPath() }) }] }
+            : {}),
+        });
+      await load(1);
       const cpuBefore = await processCpuMicros(child.pid!);
-      const plain = await autocannon({ url, connections, duration: seconds, headers });
+      const plain = await load(seconds);
       const cpuUs = (await processCpuMicros(child.pid!)) - cpuBefore;
       const perRequest = cpuUs / plain.requests.total;
       await cdp.call('Profiler.start');
-      const result = await autocannon({ url, connections, duration: seconds, headers });
+      const result = await load(seconds);
       const { profile } = await cdp.call<{ profile: CpuProfile }>('Profiler.stop');
       await writeFile(path.join(outDir, `${name}.cpuprofile`), JSON.stringify(profile));
       const rows = selfTimes(profile).slice(0, top);
