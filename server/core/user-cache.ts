@@ -141,7 +141,8 @@ export async function createUserCache<S>(
     async session(tokenHash, load) {
       const hit = cache.peek(tokenHash);
       if (hit !== undefined) return hit;
-      if (sessions.has(tokenHash)) forgetSession(tokenHash);
+      // An entry that lapsed (or went stale) goes; forgetting no entry does nothing.
+      forgetSession(tokenHash);
       misses += 1;
       const started = epoch;
       const readAt = now();
